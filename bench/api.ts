@@ -1,0 +1,109 @@
+// bench/api: the public video list and the tRPC list query under 64 connections for 30 s (wrk),
+// beside a bare Bun.serve answering the same JSON bytes from memory; then 200 public clients for
+// 60 s while a tus upload runs. Targets: ratio ≥ 0.5, p99 ≤ 20 ms, 0 errors; the upload completes.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServer } from '../e2e/support/server.ts'
+import { tusRaw } from '../tests/fixtures/tus.ts'
+import { makeSampleMedia, seedVideos } from './lighthouse-fixtures.ts'
+import { ensureWrk, type WrkResult, wrk } from './wrk.ts'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30)
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
+ensureWrk()
+
+const server = await startServer()
+const { token } = await server.apiLogin()
+const samples = await makeSampleMedia(mkdtempSync(join(tmpdir(), 'bench-api-')), 12)
+// 20 videos: the 12 samples and 8 more under other titles.
+await seedVideos(server.url, token, [
+  ...samples,
+  ...samples.slice(0, 8).map((s, i) => ({ ...s, title: `${s.title} (cut ${i + 2})` })),
+])
+
+const publicUrl = `${server.url}/api/public/videos`
+const trpcUrl = `${server.url}/trpc/videos.list?input=${encodeURIComponent(JSON.stringify({ page: 1, limit: 10 }))}`
+const bytesPath = join(tmpdir(), `bench-api-${process.pid}.json`)
+await Bun.write(bytesPath, await (await fetch(publicUrl)).arrayBuffer())
+
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = ''
+  for await (const chunk of stream) {
+    text += new TextDecoder().decode(chunk)
+    if (text.includes('\n')) break
+  }
+  return text.split('\n')[0]!.trim()
+}
+
+const baseline = Bun.spawn(
+  [process.execPath, join(import.meta.dir, 'baseline-server.ts'), bytesPath],
+  {
+    stdout: 'pipe',
+  },
+)
+const baselineUrl = `http://127.0.0.1:${await firstLine(baseline.stdout as ReadableStream<Uint8Array>)}/`
+
+// One wrk thread: the other core is the server's (2 cores in all).
+const load = { connections: 64, seconds: SECONDS, threads: 1 }
+const row = (name: string, r: WrkResult, base?: WrkResult) =>
+  `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  errors ${r.errors}${base ? `  ratio ${(r.rps / base.rps).toFixed(2)}` : ''}`
+
+// Warm-up, then measure each in turn (one at a time: two cores are shared by server and wrk).
+await wrk(publicUrl, { connections: 16, seconds: 3 })
+const base = await wrk(baselineUrl, load)
+const pub = await wrk(publicUrl, load)
+const list = await wrk(trpcUrl, { ...load, headers: { Authorization: `Bearer ${token}` } })
+baseline.kill()
+
+console.log(
+  `\nbench/api — 64 connections, ${SECONDS} s each, 20 videos (${new Date().toISOString()})`,
+)
+console.log(row('baseline (bare Bun.serve)', base))
+console.log(row('GET /api/public/videos', pub, base))
+console.log(row('tRPC videos.list', list, base))
+
+// 200 public clients for SOAK_SECONDS while one admin uploads a file through tus.
+const UPLOAD_BYTES = Number(process.env.SOAK_UPLOAD_MB ?? 256) * 1024 * 1024
+const CHUNK = 8 * 1024 * 1024
+async function tusUpload(): Promise<{ ok: boolean; seconds: number }> {
+  const started = performance.now()
+  const tus = tusRaw(server.url, token)
+  const created = await tus.create(UPLOAD_BYTES, { kind: 'video', filename: 'soak.mp4' })
+  if (created.status !== 201) return { ok: false, seconds: 0 }
+  const path = created.headers.get('location')!
+  const chunk = new Uint8Array(CHUNK).fill(7)
+  // A real MP4 head: a finished video upload is checked by its first bytes.
+  const first = chunk.slice()
+  first.set(await Bun.file(samples[0]!.video).bytes())
+  for (let offset = 0; offset < UPLOAD_BYTES; offset += CHUNK) {
+    const body = (offset === 0 ? first : chunk).subarray(0, Math.min(CHUNK, UPLOAD_BYTES - offset))
+    const res = await tus.patch(path, offset, body)
+    if (res.status !== 204) return { ok: false, seconds: 0 }
+    // Pace the upload over the soak so that it overlaps the whole load.
+    await Bun.sleep(((SOAK_SECONDS * 1000) / (UPLOAD_BYTES / CHUNK)) * 0.6)
+  }
+  return { ok: true, seconds: (performance.now() - started) / 1000 }
+}
+const [soak, upload] = await Promise.all([
+  wrk(publicUrl, { connections: 200, seconds: SOAK_SECONDS, threads: 1 }),
+  tusUpload(),
+])
+console.log(row(`200 clients + upload (${SOAK_SECONDS} s)`, soak))
+console.log(
+  `upload of ${UPLOAD_BYTES / 1024 / 1024} MiB during the soak: ${upload.ok ? `completed in ${upload.seconds.toFixed(1)} s` : 'FAILED'}`,
+)
+
+await server.stop()
+const ratio = pub.rps / base.rps
+const pass =
+  ratio >= 0.5 &&
+  pub.p99 <= 20 &&
+  pub.errors === 0 &&
+  list.errors === 0 &&
+  soak.errors === 0 &&
+  upload.ok
+console.log(
+  `targets (ratio ≥ 0.5, p99 ≤ 20 ms, 0 errors, upload completes): ${pass ? 'met' : 'NOT met'}`,
+)
+process.exit(pass ? 0 : 1)

@@ -1,0 +1,62 @@
+// Stored XSS: titles and descriptions carrying markup are shown as text, never run, on the public
+// page and in the dashboard (React escapes them; the CSP would block inline script anyway).
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { Browser } from 'playwright-core'
+import { fixtures } from '../tests/fixtures/media.ts'
+import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
+import { type E2EServer, startServer } from './support/server.ts'
+
+const TITLE = '<img src=x onerror="window.__xss=1">Pwn'
+const DESCRIPTION = '<script>window.__xss=2</script><b>bold</b>'
+
+let server: E2EServer
+let browser: Browser
+let session: { token: string; user: Record<string, string> }
+
+beforeAll(async () => {
+  ;[server, browser] = await Promise.all([startServer(), launchBrowser()])
+  session = await server.apiLogin()
+  const f = await fixtures()
+  const form = new FormData()
+  form.set('title', TITLE)
+  form.set('description', DESCRIPTION)
+  form.set('video', Bun.file(f.mp4), 'clip.mp4')
+  form.set('thumbnail', Bun.file(f.jpg), 'thumb.jpg')
+  form.set('brandLogo', Bun.file(f.png), 'logo.png')
+  const res = await fetch(`${server.url}/api/videos/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session.token}` },
+    body: form,
+  })
+  if (res.status !== 201) throw new Error(`seed failed: ${res.status}`)
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+}, 60_000)
+
+test('public page: the payload title is text in the tile; nothing runs', async () => {
+  const { page, assertClean } = await openPage(browser, { baseURL: server.url })
+  await page.goto('/')
+  const tile = page.getByRole('button', { name: `Play ${TITLE}` })
+  await tile.waitFor()
+  expect(await page.getByText(TITLE, { exact: true }).count()).toBeGreaterThan(0)
+  expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
+  expect(await page.locator('img[src="x"]').count()).toBe(0)
+  assertClean()
+})
+
+test('dashboard Manage: the payload title is text in the list; nothing runs', async () => {
+  const { page, assertClean } = await openSignedInPage(browser, server.url, session)
+  await page.goto('/dashboard/manage')
+  await page.getByRole('button', { name: `Edit ${TITLE}` }).waitFor()
+  expect(await page.getByText(TITLE, { exact: true }).count()).toBeGreaterThan(0)
+  await page.getByRole('button', { name: `Edit ${TITLE}` }).click()
+  const dialog = page.getByRole('dialog', { name: 'Edit Video' })
+  await dialog.waitFor()
+  expect(await dialog.getByLabel('Description').inputValue()).toBe(DESCRIPTION)
+  expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
+  expect(await page.locator('img[src="x"], b:text("bold")').count()).toBe(0)
+  assertClean()
+})

@@ -1,0 +1,174 @@
+// The whole application behind one fetch function: database, services and the path table of
+// ARCHITECTURE.md. src/server.ts puts it on a port; tests call app.fetch directly.
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
+import type { Config } from './config.ts'
+import { type Database, openDatabase, runMigrations } from './database.ts'
+import { AppError } from './errors.ts'
+import { readCapped } from './http/body.ts'
+import { AnswerCache } from './http/response-cache.ts'
+import { withSecurityHeaders } from './http/security-headers.ts'
+import { createStaticHandler } from './http/static.ts'
+import { handleMediaPaths, type MediaPathsDeps } from './media/http.ts'
+import { startMedia } from './media/index.ts'
+import { handleRest } from './rest/index.ts'
+import { fail } from './rest/respond.ts'
+import { appRouter } from './routers/index.ts'
+import { createServices, type Services } from './services/index.ts'
+import { bearerToken, createContext } from './trpc.ts'
+
+export const TRPC_MAX_BATCH = 10
+// Read-only queries whose answer is a function of their input and the videos' version.
+const CACHEABLE_QUERIES = new Set([
+  'videos.publicList',
+  'videos.list',
+  'videos.stats',
+  'videos.get',
+])
+const TRPC_BODY_LIMIT = 256 * 1024
+
+export type App = {
+  config: Config
+  database: Database
+  services: Services
+  /** `clientIp` may be a function: it is asked only by the calls that need it (rate limits). */
+  fetch(req: Request, clientIp?: string | (() => string)): Promise<Response>
+  close(): Promise<void>
+}
+
+export class StartupError extends Error {}
+
+async function ensureFirstAdmin(config: Config, services: Services): Promise<void> {
+  if (!(await services.admins.isEmpty())) return
+  let password = config.adminPassword
+  if (!password) {
+    if (config.env === 'production') {
+      throw new StartupError(
+        'ADMIN_PASSWORD is required in production to create the first super admin.',
+      )
+    }
+    password = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')
+    console.log(
+      `\n  First admin created. Sign in at ${config.publicUrl}/auth/signin\n  email:    ${config.adminEmail}\n  password: ${password}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`,
+    )
+  }
+  await services.admins.createFirstSuperAdmin(config.adminEmail, password)
+}
+
+export async function createApp(config: Config): Promise<App> {
+  const database = await openDatabase(config)
+  try {
+    await runMigrations(database)
+  } catch (e) {
+    await database.close()
+    throw e
+  }
+  const services = createServices(config, database)
+  let stopMedia: () => void
+  try {
+    await ensureFirstAdmin(config, services)
+    // Before the first request: orphaned media and expired uploads go, the hourly job starts.
+    stopMedia = await startMedia(services.media, services.videos.sweepOrphans)
+  } catch (e) {
+    await database.close()
+    throw e
+  }
+  const mediaDeps: MediaPathsDeps = {
+    media: services.media,
+    async sessionOf(req) {
+      const token = bearerToken(req)
+      const session = token ? await services.auth.validate(token) : null
+      return session ? { userId: session.user._id, sessionId: session.id } : null
+    },
+  }
+  const serveStatic = createStaticHandler(config.webDist)
+
+  async function trpc(req: Request, clientIp: () => string): Promise<Response> {
+    // tRPC decodes the procedure path itself and answers 500 when that throws.
+    try {
+      decodeURIComponent(new URL(req.url).pathname)
+    } catch {
+      throw new AppError('NOT_FOUND', 'Not found')
+    }
+    // tRPC reads the whole body; cap it before it does.
+    let request = req
+    if (req.method === 'POST') {
+      const body = await readCapped(req, TRPC_BODY_LIMIT)
+      request = new Request(req.url, { method: 'POST', headers: req.headers, body })
+    }
+    return fetchRequestHandler({
+      endpoint: '/trpc',
+      req: request,
+      router: appRouter,
+      maxBatchSize: TRPC_MAX_BATCH,
+      createContext: () => createContext(services, req, clientIp),
+      onError({ error }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') console.error('[trpc]', error.cause ?? error)
+      },
+    })
+  }
+
+  const answers = new AnswerCache(services.videos.version, withSecurityHeaders)
+
+  /**
+   * GET queries of video reads depend only on their URL and the videos' version, so their bytes
+   * are reused; the caller's session is still checked on every request (authed ones only).
+   */
+  async function cachedTrpc(req: Request, pathname: string, clientIp: () => string) {
+    const procedures = pathname.slice('/trpc/'.length).split(',')
+    if (req.method !== 'GET' || !procedures.every((p) => CACHEABLE_QUERIES.has(p))) return null
+    const needsSession = procedures.some((p) => p !== 'videos.publicList')
+    const token = bearerToken(req)
+    if (needsSession && !(token && (await services.auth.validate(token)))) return null
+    return answers.answer(req.url.slice(req.url.indexOf('/trpc/')), req, () => trpc(req, clientIp))
+  }
+
+  async function route(req: Request, clientIp: () => string): Promise<Response> {
+    const { pathname } = new URL(req.url)
+    if (pathname === '/api/public/videos' && req.method === 'GET') {
+      return answers.answer(
+        'rest:public',
+        req,
+        async () => handleRest(req, await createContext(services, req, clientIp)),
+        'public, max-age=0, must-revalidate',
+      )
+    }
+    if (pathname === '/healthz') {
+      await database.sql`select 1`
+      return Response.json({ status: 'ok' })
+    }
+    if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
+      return (await cachedTrpc(req, pathname, clientIp)) ?? trpc(req, clientIp)
+    }
+    const media = handleMediaPaths(req, pathname, mediaDeps)
+    if (media) return media
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      return handleRest(req, await createContext(services, req, clientIp))
+    }
+    return serveStatic(req)
+  }
+
+  return {
+    config,
+    database,
+    services,
+    async fetch(req, clientIp = 'unknown') {
+      let res: Response
+      try {
+        res = await route(req, typeof clientIp === 'function' ? clientIp : () => clientIp)
+      } catch (error) {
+        res = error instanceof AppError ? fail(error) : fail(logged(error))
+      }
+      return withSecurityHeaders(res)
+    },
+    async close() {
+      stopMedia()
+      await services.auth.settle()
+      await database.close()
+    },
+  }
+}
+
+function logged(error: unknown): unknown {
+  console.error('[app]', error)
+  return error
+}

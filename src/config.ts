@@ -1,0 +1,71 @@
+// The only reader of process.env: parsed once with zod; a bad value stops start-up with one line.
+import { z } from 'zod'
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    })
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+  DATA_DIR: z.string().min(1).default('./data'),
+  ADMIN_EMAIL: z.email().default('admin@example.com'),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(6, 'must be at least 6 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PUBLIC_URL: optionalUrl(['http://', 'https://']),
+  SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
+  WEB_DIST: z.string().default('web/dist'),
+  // Seconds a connection may send nothing before it is dropped (Bun allows up to 255).
+  IDLE_TIMEOUT: z.coerce.number().int().min(1).max(255).default(60),
+})
+
+export type Config = {
+  env: 'development' | 'production' | 'test'
+  port: number
+  host: string
+  databaseUrl: string | undefined
+  dataDir: string
+  adminEmail: string
+  adminPassword: string | undefined
+  publicUrl: string
+  smtpUrl: string | undefined
+  webDist: string
+  idleTimeoutSeconds: number
+}
+
+export class ConfigError extends Error {}
+
+/** Parse an environment (process.env by default). Throws ConfigError with a one-line message. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const key = issue?.path.join('.') ?? 'environment'
+    throw new ConfigError(`Invalid configuration: ${key} ${issue?.message ?? 'is invalid'}`)
+  }
+  const e = parsed.data
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    webDist: e.WEB_DIST,
+    idleTimeoutSeconds: e.IDLE_TIMEOUT,
+  }
+}

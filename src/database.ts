@@ -1,0 +1,77 @@
+// Opens PostgreSQL: a real server from DATABASE_URL, or an embedded PGlite in DATA_DIR/db served
+// in-process over a loopback socket, so postgres.js, drizzle and lucia run the same on both.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { PGlite } from '@electric-sql/pglite'
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
+import { migrate } from 'drizzle-orm/postgres-js/migrator'
+import postgres from 'postgres'
+import * as schema from '../db/schema.ts'
+import type { Config } from './config.ts'
+import { acquireDirLock } from './db-lock.ts'
+import { serveEmbedded } from './embedded-pg.ts'
+
+export type Db = PostgresJsDatabase<typeof schema>
+
+export type Database = {
+  db: Db
+  /** The client drizzle uses (drizzle rewrites its date serializers). */
+  sql: postgres.Sql
+  /** lucia's own client, untouched by drizzle (see ARCHITECTURE.md "Data"). */
+  authSql: postgres.Sql
+  embedded: boolean
+  close(): Promise<void>
+}
+
+export const migrationsFolder = join(import.meta.dir, '..', 'db', 'migrations')
+
+type Endpoint = { url: string; close(): Promise<void> }
+
+async function startEmbedded(dataDir: string): Promise<Endpoint> {
+  const dir = join(dataDir, 'db')
+  mkdirSync(dir, { recursive: true })
+  const release = acquireDirLock(join(dataDir, 'db.lock'))
+  try {
+    const { PGlite } = await import('@electric-sql/pglite')
+    const pg: PGlite = await PGlite.create(dir)
+    const server = await serveEmbedded(pg)
+    return {
+      url: `postgres://postgres@${server.host}:${server.port}/postgres`,
+      async close() {
+        await server.stop()
+        await pg.close()
+        release()
+      },
+    }
+  } catch (e) {
+    release()
+    throw e
+  }
+}
+
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+): Promise<Database> {
+  const endpoint: Endpoint = config.databaseUrl
+    ? { url: config.databaseUrl, close: async () => {} }
+    : await startEmbedded(config.dataDir)
+  const embedded = !config.databaseUrl
+  const options = { max: embedded ? 4 : 10, onnotice: () => {}, connect_timeout: 10 }
+  const sql = postgres(endpoint.url, options)
+  const authSql = postgres(endpoint.url, { ...options, max: embedded ? 2 : 4 })
+  const db = drizzle(sql, { schema })
+  return {
+    db,
+    sql,
+    authSql,
+    embedded,
+    async close() {
+      await Promise.allSettled([sql.end({ timeout: 5 }), authSql.end({ timeout: 5 })])
+      await endpoint.close()
+    },
+  }
+}
+
+export async function runMigrations(database: Database): Promise<void> {
+  await migrate(database.db, { migrationsFolder })
+}

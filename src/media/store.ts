@@ -1,0 +1,120 @@
+// The media store: verified files under DATA_DIR/media, named by generated ids, never by a client.
+import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { MediaType } from '../schemas/limits.ts'
+
+const EXTENSIONS: Record<MediaType, string> = {
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'video/ogg': 'ogv',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+}
+const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type as MediaType]))
+
+// 128 random bits per stored file: a replaced file gets a new name, so its URL can be cached
+// immutable, and a name never reveals or depends on anything a client sent.
+const NAME_RE = /^[0-9a-f]{32}\.(mp4|webm|ogv|jpg|png|webp)$/
+
+export type MediaStore = {
+  /** Where stored files live. */
+  readonly dir: string
+  /** Scratch space on the same file system (so moves are renames); emptied at start-up. */
+  readonly tmpDir: string
+}
+
+export function mediaStore(dataDir: string): MediaStore {
+  return { dir: join(dataDir, 'media'), tmpDir: join(dataDir, 'tmp') }
+}
+
+export async function ensureDirs(store: MediaStore): Promise<void> {
+  await mkdir(store.dir, { recursive: true })
+  await mkdir(store.tmpDir, { recursive: true })
+}
+
+/** The stored type of a name, or undefined when the name is not one the store could have made. */
+export function typeOfName(name: string): MediaType | undefined {
+  if (!NAME_RE.test(name)) return undefined
+  return TYPES.get(name.slice(name.lastIndexOf('.') + 1))
+}
+
+/** A stored file's path; undefined for anything that is not a store name (so no `..`, no `/`). */
+export function pathOfName(store: MediaStore, name: string): string | undefined {
+  return typeOfName(name) ? join(store.dir, name) : undefined
+}
+
+export const mediaUrl = (name: string) => `/media/${name}`
+
+function newName(type: MediaType): string {
+  const id = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
+  return `${id}.${EXTENSIONS[type]}`
+}
+
+async function fsync(path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Moves a verified file into the store under a new name and returns the name. The bytes are
+ * flushed first so a row written after this never points at a file a power cut could empty.
+ */
+export async function adopt(store: MediaStore, src: string, type: MediaType): Promise<string> {
+  const name = newName(type)
+  await fsync(src)
+  // Cheap, and a store folder removed by hand is then not a failed upload.
+  await mkdir(store.dir, { recursive: true })
+  await rename(src, join(store.dir, name))
+  await fsync(store.dir)
+  return name
+}
+
+/** Undoes `adopt` when the row could not be written, so the source (an upload) stays usable. */
+export async function giveBack(store: MediaStore, name: string, dest: string): Promise<void> {
+  const path = pathOfName(store, name)
+  if (path) await rename(path, dest)
+}
+
+/** Removes stored files; a name already gone is not an error (removal runs after commits). */
+export async function removeNames(store: MediaStore, names: Iterable<string>): Promise<void> {
+  await Promise.all(
+    [...names].map(async (name) => {
+      const path = pathOfName(store, name)
+      if (path) await unlink(path).catch(ignoreMissing)
+    }),
+  )
+}
+
+export async function listNames(store: MediaStore): Promise<string[]> {
+  return readdir(store.dir).catch((error) => {
+    if (isMissing(error)) return []
+    throw error
+  })
+}
+
+/**
+ * Start-up clean-up: removes every file in the store that no row names (left by a finish that
+ * failed between the move and the insert, or by a crash before a delete's removal ran), and
+ * empties the scratch space. Returns the names removed from the store.
+ */
+export async function sweep(store: MediaStore, referenced: ReadonlySet<string>): Promise<string[]> {
+  await ensureDirs(store)
+  const orphans = (await listNames(store)).filter((name) => !referenced.has(name))
+  await Promise.all(
+    orphans.map((name) => rm(join(store.dir, name), { recursive: true, force: true })),
+  )
+  for (const entry of await readdir(store.tmpDir)) {
+    await rm(join(store.tmpDir, entry), { recursive: true, force: true })
+  }
+  return orphans
+}
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT'
+function ignoreMissing(error: unknown): void {
+  if (!isMissing(error)) throw error
+}

@@ -1,0 +1,201 @@
+// tus resumable uploads at /uploads/ (@tus/server + @tus/file-store), and the hand-over of a
+// finished upload to the video service. Incomplete uploads live in DATA_DIR/uploads for 24 h.
+import { readdir, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ERRORS, Server, Upload } from '@tus/server'
+import { type FileKind, fileKinds, MiB, maxBytes } from '../schemas/limits.ts'
+import { msg } from '../schemas/messages.ts'
+import { DirectFileStore } from './file-store.ts'
+import { kindAccepts, sniffFile } from './sniff.ts'
+
+export const UPLOADS_PATH = '/uploads'
+export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000
+const CLEANUP_EVERY_MS = 60 * 60 * 1000
+/** What a client should send per PATCH: far below Bun's maxRequestBodySize and proxy limits. */
+export const CLIENT_CHUNK_BYTES = 50 * MiB
+
+// @tus/server's default naming (Uid.rand): 16 random bytes in hex. Anything else in a URL is not
+// an upload of ours, whatever it decodes to (`..`, `%2F`, absolute paths).
+const ID_RE = /^[0-9a-f]{32}$/
+const newId = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
+
+export const tooLargeMessage = (kind: FileKind, mode: 'create' | 'edit' = 'create') =>
+  kind === 'video'
+    ? msg.videoSize
+    : kind === 'thumbnail'
+      ? msg.thumbnailSize
+      : mode === 'edit'
+        ? msg.brandLogoSizeEdit
+        : msg.brandLogoSize
+
+export const wrongTypeMessage = (kind: FileKind) =>
+  kind === 'video' ? msg.videoType : msg.imageType
+
+/** A refusal in @tus/server's own shape: it answers with this status and body. */
+const refuse = (status_code: number, body: string) => ({ status_code, body })
+
+export type FinishedUpload = { id: string; kind: FileKind; path: string; size: number }
+
+export type UploadLookup =
+  | { ok: true; upload: FinishedUpload }
+  | { ok: false; reason: 'missing' | 'incomplete' }
+
+export type TusEndpoint = {
+  /** Answers a request under /uploads/; `userId` is the signed-in caller, checked before this. */
+  handle(request: Request, userId: string | null): Promise<Response>
+  /** A finished upload that `ownerId` created, ready for the media store to take. */
+  finished(id: string, ownerId: string): Promise<UploadLookup>
+  /** Forgets an upload whose data file has been moved into the media store. */
+  release(id: string): Promise<void>
+  /** Registers a file already on disk (a streamed multipart part) as a finished upload. */
+  register(path: string, kind: FileKind, ownerId: string): Promise<string>
+  /** Removes expired uploads and stray files; run at start-up and periodically. */
+  cleanUp(): Promise<number>
+  /** Starts the periodic clean-up; returns its stop function. */
+  startCleanup(): () => void
+}
+
+/**
+ * The same request with a body that ends, instead of failing, when the client goes away. Bun's
+ * Readable.fromWeb turns a failed body into a bare 'close' that @tus/server's pipe() never sees,
+ * so the PATCH would keep the upload's lock until the next request steals it (3 s later). Ended,
+ * the bytes that did arrive are kept at once and the client resumes from them.
+ */
+function endBodyOnDisconnect(request: Request): Request {
+  if (!request.body) return request
+  const reader = request.body.getReader()
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read()
+        if (done) controller.close()
+        else controller.enqueue(value)
+      } catch {
+        controller.close()
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+  return new Request(request.url, { method: request.method, headers: request.headers, body })
+}
+
+const kindOf = (value: unknown): FileKind | undefined => fileKinds.find((kind) => kind === value)
+
+export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): TusEndpoint {
+  const datastore = new DirectFileStore({
+    directory: dir,
+    expirationPeriodInMilliseconds: expiryMs,
+  })
+  const callers = new WeakMap<Request, string>()
+
+  const server = new Server({
+    path: UPLOADS_PATH,
+    datastore,
+    // Relative: right behind any proxy, whatever host or scheme it rewrites.
+    relativeLocation: true,
+    namingFunction: newId,
+    getFileIdFromRequest: (_req, last) => (last && ID_RE.test(last) ? last : undefined),
+    // Creation: decided from the declared length and kind, before a byte is stored.
+    async onUploadCreate(req, upload) {
+      const kind = kindOf(upload.metadata?.kind)
+      if (!kind) throw refuse(400, 'Upload-Metadata kind must be video, thumbnail or brandLogo')
+      if (upload.sizeIsDeferred) throw refuse(400, 'Upload-Length is required')
+      if (upload.size === 0) throw refuse(400, 'The file is empty')
+      if ((upload.size ?? 0) > maxBytes(kind)) throw refuse(413, tooLargeMessage(kind))
+      // The owner is ours to write; a client's `owner` metadata is overwritten.
+      return { metadata: { ...upload.metadata, kind, owner: callers.get(req) ?? null } }
+    },
+    // Every later request must come from the upload's creator; others see nothing there.
+    async onIncomingRequest(req, id) {
+      if (req.method === 'POST') return
+      const info = await datastore.configstore.get(id)
+      if (info && info.metadata?.owner !== callers.get(req)) throw ERRORS.FILE_NOT_FOUND
+    },
+    // A wrong type is known as soon as the bytes are in: say so now, not at videos.create.
+    async onUploadFinish(_req, upload) {
+      const kind = kindOf(upload.metadata?.kind)
+      if (!kind || !kindAccepts(kind, await sniffFile(join(dir, upload.id)))) {
+        await datastore.remove(upload.id).catch(() => undefined)
+        throw refuse(415, wrongTypeMessage(kind ?? 'video'))
+      }
+      return {}
+    },
+  })
+
+  async function sweepStrays(): Promise<number> {
+    // Pairs are `<id>` + `<id>.json`; a crash between creating one and the other leaves a half.
+    const names = await readdir(dir).catch(() => [] as string[])
+    const present = new Set(names)
+    const cutoff = Date.now() - expiryMs
+    let removed = 0
+    for (const name of names) {
+      const id = name.endsWith('.json') ? name.slice(0, -5) : name
+      const paired = present.has(id) && present.has(`${id}.json`)
+      if (paired && ID_RE.test(id)) continue
+      const info = await stat(join(dir, name)).catch(() => undefined)
+      if (info && info.mtimeMs < cutoff) {
+        await rm(join(dir, name), { recursive: true, force: true })
+        removed++
+      }
+    }
+    return removed
+  }
+
+  async function cleanUp(): Promise<number> {
+    // deleteExpired stops at the first upload whose data file is already gone; the stray
+    // sweep below then removes what it left.
+    const expired = await server.cleanUpExpiredUploads().catch(() => 0)
+    return expired + (await sweepStrays())
+  }
+
+  return {
+    cleanUp,
+    async handle(request, userId) {
+      // Preflight carries no credentials; everything else needs a signed-in admin.
+      if (request.method !== 'OPTIONS' && !userId) {
+        return new Response('Please sign in to continue', { status: 401 })
+      }
+      const forwarded = endBodyOnDisconnect(request)
+      if (userId) callers.set(forwarded, userId)
+      return server.handleWeb(forwarded)
+    },
+
+    async finished(id, ownerId) {
+      if (!ID_RE.test(id)) return { ok: false, reason: 'missing' }
+      const info = await datastore.configstore.get(id)
+      const kind = kindOf(info?.metadata?.kind)
+      if (!info || !kind || info.metadata?.owner !== ownerId)
+        return { ok: false, reason: 'missing' }
+      const path = join(dir, id)
+      const size = await stat(path).then(
+        (s) => s.size,
+        () => undefined,
+      )
+      if (size === undefined) return { ok: false, reason: 'missing' }
+      if (size !== info.size) return { ok: false, reason: 'incomplete' }
+      return { ok: true, upload: { id, kind, path, size } }
+    },
+
+    async release(id) {
+      if (ID_RE.test(id)) await datastore.configstore.delete(id).catch(() => undefined)
+      if (ID_RE.test(id)) await rm(join(dir, id), { force: true })
+    },
+
+    async register(path, kind, ownerId) {
+      const id = newId()
+      const size = (await stat(path)).size
+      await rename(path, join(dir, id))
+      const upload = new Upload({ id, size, offset: size, metadata: { kind, owner: ownerId } })
+      await datastore.configstore.set(id, upload)
+      return id
+    },
+
+    startCleanup() {
+      const timer = setInterval(() => {
+        cleanUp().catch((error) => console.error('[tus] clean-up failed', error))
+      }, CLEANUP_EVERY_MS)
+      timer.unref()
+      return () => clearInterval(timer)
+    },
+  }
+}

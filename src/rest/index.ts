@@ -1,0 +1,31 @@
+// The /api adapter: parse, call the same procedure through a tRPC caller, shape the answer.
+import { AppError } from '../errors.ts'
+import { appRouter } from '../routers/index.ts'
+import type { Context } from '../trpc.ts'
+import { adminRoutes } from './admins.ts'
+import { authRoutes } from './auth.ts'
+import { fail } from './respond.ts'
+import { match, type Route } from './route-table.ts'
+import { videoRoutes } from './videos.ts'
+
+const routes: Route[] = [...authRoutes, ...adminRoutes, ...videoRoutes]
+
+export async function handleRest(req: Request, ctx: Context): Promise<Response> {
+  const path = new URL(req.url).pathname.replace(/\/+$/, '')
+  let pathMatched = false
+  for (const r of routes) {
+    const params = match(r.pattern, path)
+    if (!params) continue
+    pathMatched = true
+    if (r.method !== req.method) continue
+    try {
+      return await r.handler({ req, params, ctx, caller: appRouter.createCaller(ctx) })
+    } catch (error) {
+      return fail(error)
+    }
+  }
+  if (pathMatched) {
+    return Response.json({ status: 'error', message: 'Method not allowed' }, { status: 405 })
+  }
+  return fail(new AppError('NOT_FOUND', 'Not found'))
+}

@@ -1,0 +1,13 @@
+// REST answer shapes of ARCHITECTURE.md: {status:'success', data} and {status:'error', message, field?}.
+import { toPublicError } from '../errors.ts'
+
+export function ok(data: unknown, status = 200): Response {
+  return Response.json({ status: 'success', data }, { status })
+}
+
+export function fail(error: unknown): Response {
+  const pub = toPublicError(error)
+  if (pub.status >= 500) console.error('[rest]', error)
+  const body = { status: 'error', message: pub.message, ...(pub.field ? { field: pub.field } : {}) }
+  return Response.json(body, { status: pub.status })
+}

@@ -1,0 +1,147 @@
+// REST paths of SPEC §7 for videos. Multipart bodies are streamed to disk, registered as finished
+// uploads of the caller, and handed to the same procedures the web app calls over tRPC.
+import { AppError } from '../errors.ts'
+import { readJson } from '../http/body.ts'
+import type { Mode } from '../media/intake.ts'
+import { type FileRule, receiveMultipart } from '../media/multipart.ts'
+import { kindAccepts, sniff } from '../media/sniff.ts'
+import { tooLargeMessage, wrongTypeMessage } from '../media/tus.ts'
+import { type FileKind, fileKinds, maxBytes } from '../schemas/limits.ts'
+import { msg } from '../schemas/messages.ts'
+import type { Context } from '../trpc.ts'
+import { ok } from './respond.ts'
+import { type RestHandler, route } from './route-table.ts'
+
+const REQUIRED: Record<FileKind, string> = {
+  video: msg.videoRequired,
+  thumbnail: msg.thumbnailRequired,
+  brandLogo: msg.brandLogoRequired,
+}
+
+const ruleFor = (kind: FileKind, mode: Mode): FileRule => ({
+  maxBytes: maxBytes(kind, mode),
+  tooLarge: tooLargeMessage(kind, mode),
+  // Refused from the first bytes, so a wrong 2 GB file is not read to its end.
+  checkHead: (head) => (kindAccepts(kind, sniff(head)) ? undefined : wrongTypeMessage(kind)),
+})
+
+type Received = { fields: Record<string, string>; uploads: Partial<Record<FileKind, string>> }
+
+/**
+ * Streams the multipart body to disk and registers each file as a finished upload of the caller,
+ * then runs `use`; whatever `use` did not take is released. `aliases` maps other field names
+ * (the single-file paths also take `file`) onto a kind.
+ */
+async function withMultipart<T>(
+  req: Request,
+  ctx: Context,
+  files: Partial<Record<string, FileKind>>,
+  mode: Mode,
+  use: (received: Received) => Promise<T>,
+): Promise<T> {
+  // Not an authorisation decision (the procedure makes that): only "do not read a body that
+  // will be refused anyway".
+  if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
+  const { media } = ctx.services
+  const rules = Object.fromEntries(
+    Object.entries(files).map(([field, kind]) => [field, ruleFor(kind!, mode)]),
+  )
+  const release = media.slots.acquire(ctx.session.id)
+  const result = await receiveMultipart(req, { dir: media.store.tmpDir, files: rules }).finally(
+    release,
+  )
+  if (!result.ok) {
+    const { status, message, field } = result.failure
+    const code =
+      status === 413
+        ? 'PAYLOAD_TOO_LARGE'
+        : status === 415
+          ? 'UNSUPPORTED_MEDIA_TYPE'
+          : 'BAD_REQUEST'
+    throw new AppError(code, message, field ? files[field] : undefined)
+  }
+  const uploads: Partial<Record<FileKind, string>> = {}
+  try {
+    for (const [field, file] of Object.entries(result.files)) {
+      const kind = files[field]!
+      uploads[kind] = await media.tus.register(file.path, kind, ctx.session.user._id)
+    }
+    return await use({ fields: result.fields, uploads })
+  } finally {
+    await Promise.all(Object.values(uploads).map((id) => media.tus.release(id)))
+    await result.cleanup()
+  }
+}
+
+const allKinds = Object.fromEntries(fileKinds.map((kind) => [kind, kind]))
+
+const upload: RestHandler = ({ req, ctx, caller }) =>
+  withMultipart(req, ctx, allKinds, 'create', async ({ fields, uploads }) => {
+    for (const kind of fileKinds) {
+      if (!uploads[kind]) throw new AppError('BAD_REQUEST', REQUIRED[kind], kind)
+    }
+    const created = await caller.videos.create({
+      title: fields.title ?? '',
+      description: fields.description,
+      uploads: uploads as Record<FileKind, string>,
+    })
+    return ok(created, 201)
+  })
+
+const updateAll: RestHandler = ({ req, ctx, caller, params }) =>
+  withMultipart(req, ctx, allKinds, 'edit', async ({ fields, uploads }) =>
+    ok(
+      await caller.videos.update({
+        id: params.id!,
+        title: fields.title,
+        description: fields.description,
+        uploads,
+      }),
+    ),
+  )
+
+const replaceOne =
+  (kind: FileKind): RestHandler =>
+  ({ req, ctx, caller, params }) =>
+    withMultipart(req, ctx, { [kind]: kind, file: kind }, 'edit', async ({ uploads }) => {
+      if (!uploads[kind]) throw new AppError('BAD_REQUEST', REQUIRED[kind], kind)
+      return ok(await caller.videos.update({ id: params.id!, uploads }))
+    })
+
+export const videoRoutes = [
+  route('GET', '/api/public/videos', async ({ caller }) => ok(await caller.videos.publicList())),
+  route('GET', '/api/videos', async ({ req, caller }) => {
+    const query = new URL(req.url).searchParams
+    const page = query.get('page') ?? undefined
+    const limit = query.get('limit') ?? undefined
+    return ok(await caller.videos.list({ page, limit }))
+  }),
+  route('POST', '/api/videos/check-title', async ({ req, caller }) => {
+    const { title } = await readJson(req)
+    return ok(await caller.videos.checkTitle({ title: title as string }))
+  }),
+  route('POST', '/api/videos/upload', upload),
+  route('POST', '/api/videos/bulk-delete', async ({ req, caller }) => {
+    const { ids } = await readJson(req)
+    return ok(await caller.videos.bulkDelete({ ids: ids as string[] }))
+  }),
+  route('GET', '/api/videos/:id', async ({ caller, params }) =>
+    ok(await caller.videos.get({ id: params.id! })),
+  ),
+  route('PATCH', '/api/videos/:id', async ({ req, caller, params }) => {
+    const { title, description } = await readJson(req)
+    return ok(
+      await caller.videos.update({
+        id: params.id!,
+        ...(title === undefined ? {} : { title: title as string }),
+        ...(description === undefined ? {} : { description: description as string }),
+      }),
+    )
+  }),
+  route('PUT', '/api/videos/:id/update-all', updateAll),
+  route('PUT', '/api/videos/:id/video', replaceOne('video')),
+  route('PUT', '/api/videos/:id/thumbnail', replaceOne('thumbnail')),
+  route('DELETE', '/api/videos/:id', async ({ caller, params }) =>
+    ok(await caller.videos.delete({ id: params.id! })),
+  ),
+]

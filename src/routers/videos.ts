@@ -1,0 +1,50 @@
+// Videos over tRPC: the web app's calls, and the procedures the REST adapter calls too.
+import { z } from 'zod'
+import {
+  bulkDeleteSchema,
+  checkTitleSchema,
+  createVideoSchema,
+  editVideoSchema,
+  listVideosSchema,
+  videoIdSchema,
+} from '../schemas/video.ts'
+import { authedProcedure, publicProcedure, router } from '../trpc.ts'
+
+const byId = z.object({ id: videoIdSchema })
+
+export const videosRouter = router({
+  /** The public landing page's grid: no sign-in, only what the page shows. */
+  publicList: publicProcedure.query(({ ctx }) => ctx.services.videos.publicList()),
+
+  list: authedProcedure
+    .input(listVideosSchema)
+    .query(({ ctx, input }) => ctx.services.videos.list(input)),
+
+  get: authedProcedure.input(byId).query(async ({ ctx, input }) => ({
+    video: await ctx.services.videos.get(input.id),
+  })),
+
+  checkTitle: authedProcedure
+    .input(checkTitleSchema)
+    .query(({ ctx, input }) => ctx.services.videos.checkTitle(input.title, input.excludeId)),
+
+  stats: authedProcedure.query(({ ctx }) => ctx.services.videos.stats()),
+
+  /** Title, description and three finished tus uploads (or registered multipart parts). */
+  create: authedProcedure.input(createVideoSchema).mutation(async ({ ctx, input }) => ({
+    video: await ctx.services.videos.create(ctx.session.user._id, input),
+  })),
+
+  /** Any of title, description and replacement uploads; omitted fields stay as they are. */
+  update: authedProcedure.input(editVideoSchema).mutation(async ({ ctx, input }) => ({
+    video: await ctx.services.videos.update(ctx.session.user._id, input),
+  })),
+
+  delete: authedProcedure.input(byId).mutation(async ({ ctx, input }) => ({
+    deleted: await ctx.services.videos.remove(input.id),
+  })),
+
+  bulkDelete: authedProcedure.input(bulkDeleteSchema).mutation(async ({ ctx, input }) => ({
+    deleted: await ctx.services.videos.removeMany(input.ids),
+  })),
+})

@@ -1,0 +1,68 @@
+import { z } from 'zod'
+import { limits } from './limits.ts'
+import { msg } from './messages.ts'
+
+/** Upload page: title required (SPEC §5 "Upload form"). */
+export const titleSchema = z
+  .string({ error: msg.titleRequired })
+  .trim()
+  .min(1, msg.titleRequired)
+  .max(limits.titleMax, `Title must be at most ${limits.titleMax} characters`)
+
+/** Edit form: title required and at least 3 characters. */
+export const editTitleSchema = titleSchema.pipe(z.string().min(limits.titleMin, msg.titleMin))
+
+export const descriptionSchema = z
+  .string()
+  .trim()
+  .max(limits.descriptionMax, `Description must be at most ${limits.descriptionMax} characters`)
+  .default('')
+
+/** A finished tus upload's id (hex, as @tus/server's default naming makes them). */
+export const uploadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'Invalid upload id')
+
+export const createVideoSchema = z.object({
+  title: titleSchema,
+  description: descriptionSchema,
+  uploads: z.object({
+    video: uploadIdSchema,
+    thumbnail: uploadIdSchema,
+    brandLogo: uploadIdSchema,
+  }),
+})
+export type CreateVideoInput = z.input<typeof createVideoSchema>
+
+export const updateVideoSchema = z.object({
+  id: z.uuid({ error: msg.videoNotFound }),
+  title: editTitleSchema.optional(),
+  description: descriptionSchema.optional(),
+  uploads: z
+    .object({
+      video: uploadIdSchema.optional(),
+      thumbnail: uploadIdSchema.optional(),
+      brandLogo: uploadIdSchema.optional(),
+    })
+    .optional(),
+})
+export type UpdateVideoInput = z.input<typeof updateVideoSchema>
+
+export const listVideosSchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(limits.pageSizeMax).default(limits.pageSizeDefault),
+})
+
+export const checkTitleSchema = z.object({
+  title: z.string().trim().min(1, msg.titleRequired).max(limits.titleMax),
+  excludeId: z.uuid().optional(),
+})
+
+export const bulkDeleteSchema = z.object({
+  ids: z.array(z.string().max(100)).min(1, 'Select at least one video').max(1000),
+})
+
+/** A video id from a path or input. Anything that is not an existing video is 404, not 400. */
+export const videoIdSchema = z.string().trim().min(1, msg.videoNotFound).max(100, msg.videoNotFound)
+
+/** The edit call with a lenient id (see videoIdSchema). */
+export const editVideoSchema = updateVideoSchema.extend({ id: videoIdSchema })
+export type EditVideoInput = z.input<typeof editVideoSchema>

@@ -1,0 +1,140 @@
+// Admin accounts: the rules of SPEC §6 as ARCHITECTURE.md tightens them (super_admin only,
+// no self-delete, the last super_admin stays).
+import { and, count, eq, ne, sql } from 'drizzle-orm'
+import { admins } from '../../db/schema.ts'
+import { hashPassword } from '../auth/password.ts'
+import type { Db } from '../database.ts'
+import { AppError } from '../errors.ts'
+import { msg } from '../schemas/messages.ts'
+import { type AdminView, adminColumns, toAdminView } from './admin-view.ts'
+
+type Fields = { username?: string; email?: string }
+
+/** `onChange` hears of every admin edited or deleted (cached sessions must forget them). */
+export function createAdminsService(db: Db, onChange: (adminId: string) => void = () => {}) {
+  /** 409 on the first field another admin already holds (case-insensitive). */
+  async function assertUnique(fields: Fields, exceptId?: string) {
+    for (const field of ['email', 'username'] as const) {
+      const value = fields[field]
+      if (!value) continue
+      const column = admins[field]
+      const [taken] = await db
+        .select({ id: admins.id })
+        .from(admins)
+        .where(
+          and(
+            eq(sql`lower(${column})`, value.toLowerCase()),
+            exceptId ? ne(admins.id, exceptId) : undefined,
+          ),
+        )
+        .limit(1)
+      if (taken) {
+        const label = field === 'email' ? 'Email' : 'Username'
+        throw new AppError('CONFLICT', `${label} already exists`, field)
+      }
+    }
+  }
+
+  /** The unique indexes are the last word when two requests race past assertUnique. */
+  function uniqueViolation(e: unknown): never {
+    const text = String((e as { constraint_name?: string })?.constraint_name ?? e)
+    if (text.includes('admins_email'))
+      throw new AppError('CONFLICT', 'Email already exists', 'email')
+    if (text.includes('admins_username'))
+      throw new AppError('CONFLICT', 'Username already exists', 'username')
+    throw e
+  }
+
+  async function find(id: string) {
+    const [row] = await db.select(adminColumns).from(admins).where(eq(admins.id, id))
+    if (!row) throw new AppError('NOT_FOUND', msg.adminNotFound)
+    return row
+  }
+
+  return {
+    async list(): Promise<AdminView[]> {
+      const rows = await db.select(adminColumns).from(admins).orderBy(admins.createdAt, admins.id)
+      return rows.map(toAdminView)
+    },
+
+    async create(input: { username: string; email: string; password: string }) {
+      await assertUnique(input)
+      const passwordHash = await hashPassword(input.password)
+      const [row] = await db
+        .insert(admins)
+        .values({ username: input.username, email: input.email, passwordHash, role: 'admin' })
+        .returning(adminColumns)
+        .catch(uniqueViolation)
+      return toAdminView(row!)
+    },
+
+    async update(id: string, input: Fields & { password?: string }) {
+      await find(id)
+      await assertUnique(input, id)
+      const changes: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() }
+      if (input.username) changes.username = input.username
+      if (input.email) changes.email = input.email
+      if (input.password) changes.passwordHash = await hashPassword(input.password)
+      const [row] = await db
+        .update(admins)
+        .set(changes)
+        .where(eq(admins.id, id))
+        .returning(adminColumns)
+        .catch(uniqueViolation)
+      if (!row) throw new AppError('NOT_FOUND', msg.adminNotFound)
+      onChange(id)
+      return toAdminView(row)
+    },
+
+    async remove(id: string, actorId: string) {
+      if (id === actorId) throw new AppError('FORBIDDEN', 'You cannot delete your own account')
+      // One transaction and a row lock on every super_admin, so two deletes cannot both pass.
+      return db
+        .transaction(async (tx) => {
+          const target = await tx
+            .select({ role: admins.role })
+            .from(admins)
+            .where(eq(admins.id, id))
+            .for('update')
+          if (!target[0]) throw new AppError('NOT_FOUND', msg.adminNotFound)
+          if (target[0].role === 'super_admin') {
+            const supers = await tx
+              .select({ id: admins.id })
+              .from(admins)
+              .where(eq(admins.role, 'super_admin'))
+              .for('update')
+            if (supers.length <= 1)
+              throw new AppError('FORBIDDEN', 'The last super admin cannot be deleted')
+          }
+          await tx.delete(admins).where(eq(admins.id, id))
+          return 1
+        })
+        .then((n) => {
+          onChange(id)
+          return n
+        })
+    },
+
+    async isEmpty() {
+      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(admins)
+      return n === 0
+    },
+
+    /** The first super_admin, named after the e-mail's local part (SPEC §5 username rules). */
+    async createFirstSuperAdmin(email: string, password: string) {
+      const local = email.split('@')[0] ?? 'admin'
+      const username = local
+        .replace(/[^A-Za-z0-9_]/g, '_')
+        .slice(0, 50)
+        .padEnd(3, '_')
+      await db.insert(admins).values({
+        username,
+        email,
+        passwordHash: await hashPassword(password),
+        role: 'super_admin',
+      })
+    },
+  }
+}
+
+export type AdminsService = ReturnType<typeof createAdminsService>

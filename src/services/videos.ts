@@ -1,0 +1,302 @@
+// Portfolio videos: the one module behind the tRPC router, the REST adapter and the tus hand-over.
+// Order of work is the integrity rule: verify files, move them into the store, write the row;
+// old files are removed only after the change that dropped them has committed.
+import { count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { videos } from '../../db/schema.ts'
+import type { Db } from '../database.ts'
+import { AppError } from '../errors.ts'
+import {
+  type Adopted,
+  adoptAll,
+  giveBackAll,
+  type Mode,
+  releaseAll,
+  verifyUpload,
+} from '../media/intake.ts'
+import { type MediaStore, mediaUrl, removeNames, sweep } from '../media/store.ts'
+import type { TusEndpoint } from '../media/tus.ts'
+import { type FileKind, fileKinds } from '../schemas/limits.ts'
+import { msg } from '../schemas/messages.ts'
+import { ReadCache } from './read-cache.ts'
+
+export type VideoView = {
+  _id: string
+  title: string
+  description: string
+  videoUrl: string
+  thumbnailUrl: string
+  brandLogoUrl: string
+  createdAt: string
+  updatedAt: string
+}
+export type PublicVideoView = Omit<VideoView, 'updatedAt'>
+
+type UploadIds = Partial<Record<FileKind, string>>
+
+// The columns each file kind lives in.
+const COLUMNS = {
+  video: { key: 'videoKey', type: 'videoType', size: 'videoSize' },
+  thumbnail: { key: 'thumbnailKey', type: 'thumbnailType', size: 'thumbnailSize' },
+  brandLogo: { key: 'brandLogoKey', type: 'brandLogoType', size: 'brandLogoSize' },
+} as const
+
+type FileColumns = Partial<
+  Pick<typeof videos.$inferInsert, (typeof COLUMNS)[FileKind][keyof (typeof COLUMNS)[FileKind]]>
+>
+
+const viewColumns = {
+  id: videos.id,
+  title: videos.title,
+  description: videos.description,
+  videoKey: videos.videoKey,
+  thumbnailKey: videos.thumbnailKey,
+  brandLogoKey: videos.brandLogoKey,
+  createdAt: videos.createdAt,
+  updatedAt: videos.updatedAt,
+}
+type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
+
+function toView(row: ViewRow): VideoView {
+  return {
+    _id: row.id,
+    title: row.title,
+    description: row.description,
+    videoUrl: mediaUrl(row.videoKey),
+    thumbnailUrl: mediaUrl(row.thumbnailKey),
+    brandLogoUrl: mediaUrl(row.brandLogoKey),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const PUBLIC_LIST_MAX = 500
+const titleKey = (title: string) => title.trim().toLowerCase()
+const keysOf = (row: Pick<ViewRow, 'videoKey' | 'thumbnailKey' | 'brandLogoKey'>) => [
+  row.videoKey,
+  row.thumbnailKey,
+  row.brandLogoKey,
+]
+
+/** The unique index decides when two requests race past the title check. */
+function titleViolation(error: unknown): never {
+  const cause = (error as { cause?: unknown })?.cause ?? error
+  if ((cause as { constraint_name?: string })?.constraint_name === 'videos_title_lower_idx') {
+    throw new AppError('CONFLICT', msg.titleTaken, 'title')
+  }
+  throw error
+}
+
+export function createVideosService(deps: {
+  db: Db
+  store: MediaStore
+  uploads: Pick<TusEndpoint, 'finished' | 'release'>
+}) {
+  const { db, store, uploads } = deps
+
+  async function find(id: string): Promise<ViewRow> {
+    const [row] = UUID_RE.test(id)
+      ? await db.select(viewColumns).from(videos).where(eq(videos.id, id))
+      : []
+    if (!row) throw new AppError('NOT_FOUND', msg.videoNotFound)
+    return row
+  }
+
+  async function titleAvailable(title: string, exceptId?: string): Promise<boolean> {
+    const [taken] = await db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(sql`lower(${videos.title}) = ${titleKey(title)}`)
+      .limit(1)
+    return !taken || taken.id === exceptId
+  }
+
+  async function assertTitleFree(title: string, exceptId?: string) {
+    if (!(await titleAvailable(title, exceptId))) {
+      throw new AppError('CONFLICT', msg.titleTaken, 'title')
+    }
+  }
+
+  /** Verifies then adopts the given uploads; nothing is moved unless every file passes. */
+  async function intake(ownerId: string, ids: UploadIds, mode: Mode): Promise<Adopted[]> {
+    const verified = []
+    for (const kind of fileKinds) {
+      const id = ids[kind]
+      if (id) verified.push(await verifyUpload(uploads, ownerId, kind, id, mode))
+    }
+    return adoptAll(store, verified)
+  }
+
+  function fileColumns(adopted: Adopted[]): FileColumns {
+    const set: FileColumns = {}
+    for (const file of adopted) {
+      const columns = COLUMNS[file.kind]
+      set[columns.key] = file.name
+      set[columns.type] = file.type
+      set[columns.size] = file.size
+    }
+    return set
+  }
+
+  /** Runs a row write with adopted files; on failure the files go back to their uploads. */
+  async function commitWith<T>(adopted: Adopted[], write: () => Promise<T>): Promise<T> {
+    let result: T
+    try {
+      result = await write()
+    } catch (error) {
+      await giveBackAll(store, adopted)
+      throw error
+    }
+    await releaseAll(uploads, adopted)
+    return result
+  }
+
+  const reads = new ReadCache()
+
+  /** Deletes every listed video that exists, in one statement; unknown ids are skipped. */
+  async function removeMany(ids: string[]): Promise<number> {
+    const valid = [...new Set(ids.filter((id) => UUID_RE.test(id)))]
+    if (valid.length === 0) return 0
+    const gone = await db.delete(videos).where(inArray(videos.id, valid)).returning(viewColumns)
+    if (gone.length > 0) reads.invalidate()
+    // Files go only now that the delete has committed (a single statement commits on its own).
+    await removeNames(store, gone.flatMap(keysOf))
+    return gone.length
+  }
+
+  async function listPage(input: { page: number; limit: number }) {
+    const { page, limit } = input
+    const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(videos)
+    const rows = await db
+      .select(viewColumns)
+      .from(videos)
+      .orderBy(desc(videos.createdAt), desc(videos.id))
+      .limit(limit)
+      .offset((page - 1) * limit)
+    const totalPages = Math.max(1, Math.ceil(total / limit))
+    return { videos: rows.map(toView), total, totalPages, page, limit }
+  }
+
+  async function publicPage(): Promise<{ videos: PublicVideoView[] }> {
+    const rows = await db
+      .select(viewColumns)
+      .from(videos)
+      .orderBy(desc(videos.createdAt), desc(videos.id))
+      .limit(PUBLIC_LIST_MAX)
+    // Only what the public page needs: no edit time.
+    return { videos: rows.map(toView).map(({ updatedAt: _, ...view }) => view) }
+  }
+
+  return {
+    async list(input: { page: number; limit: number }) {
+      return reads.get(`list:${input.page}:${input.limit}`, () => listPage(input))
+    },
+
+    async publicList(): Promise<{ videos: PublicVideoView[] }> {
+      return reads.get('public', publicPage)
+    },
+
+    /** Forgets cached reads; for writes that bypass this service (tests emptying tables). */
+    invalidate: () => reads.invalidate(),
+
+    /** A counter that moves with every change to the videos. */
+    version: () => reads.version,
+
+    async get(id: string): Promise<VideoView> {
+      return toView(await find(id))
+    },
+
+    async checkTitle(title: string, exceptId?: string) {
+      return { available: await titleAvailable(title, exceptId) }
+    },
+
+    async stats() {
+      return reads.get('stats', async () => {
+        const [{ totalVideos } = { totalVideos: 0 }] = await db
+          .select({ totalVideos: count() })
+          .from(videos)
+        return { totalVideos }
+      })
+    },
+
+    async create(
+      ownerId: string,
+      input: { title: string; description: string; uploads: Record<FileKind, string> },
+    ): Promise<VideoView> {
+      await assertTitleFree(input.title)
+      const adopted = await intake(ownerId, input.uploads, 'create')
+      const [row] = await commitWith(adopted, () =>
+        db
+          .insert(videos)
+          .values({
+            title: input.title,
+            description: input.description,
+            // A create's intake always holds all three kinds: the input schema requires them.
+            ...(fileColumns(adopted) as Required<ReturnType<typeof fileColumns>>),
+          })
+          .returning(viewColumns)
+          .catch(titleViolation),
+      )
+      reads.invalidate()
+      return toView(row!)
+    },
+
+    async update(
+      ownerId: string,
+      input: { id: string; title?: string; description?: string; uploads?: UploadIds },
+    ): Promise<VideoView> {
+      const current = await find(input.id)
+      if (input.title !== undefined) await assertTitleFree(input.title, input.id)
+      const adopted = await intake(ownerId, input.uploads ?? {}, 'edit')
+      const { row, replaced } = await commitWith(adopted, () =>
+        db.transaction(async (tx) => {
+          // Locked, so a concurrent replacement cannot make us delete the file it just set.
+          const [before] = await tx
+            .select(viewColumns)
+            .from(videos)
+            .where(eq(videos.id, current.id))
+            .for('update')
+          if (!before) throw new AppError('NOT_FOUND', msg.videoNotFound)
+          const [after] = await tx
+            .update(videos)
+            .set({
+              ...(input.title !== undefined ? { title: input.title } : {}),
+              ...(input.description !== undefined ? { description: input.description } : {}),
+              ...fileColumns(adopted),
+              updatedAt: new Date(),
+            })
+            .where(eq(videos.id, current.id))
+            .returning(viewColumns)
+            .catch(titleViolation)
+          const kept = new Set(keysOf(after!))
+          return { row: after!, replaced: keysOf(before).filter((key) => !kept.has(key)) }
+        }),
+      )
+      reads.invalidate()
+      await removeNames(store, replaced)
+      return toView(row)
+    },
+
+    async remove(id: string): Promise<number> {
+      const deleted = await removeMany([id])
+      if (deleted === 0) throw new AppError('NOT_FOUND', msg.videoNotFound)
+      return deleted
+    },
+
+    removeMany,
+
+    /** Start-up: media files no row names are removed (see ARCHITECTURE.md "Data"). */
+    async sweepOrphans(): Promise<string[]> {
+      const rows = await db
+        .select({
+          videoKey: videos.videoKey,
+          thumbnailKey: videos.thumbnailKey,
+          brandLogoKey: videos.brandLogoKey,
+        })
+        .from(videos)
+      return sweep(store, new Set(rows.flatMap(keysOf)))
+    },
+  }
+}
+
+export type VideosService = ReturnType<typeof createVideosService>

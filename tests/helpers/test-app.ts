@@ -1,0 +1,123 @@
+// Test fixture: the real app (real database, real fetch handler) with helpers to call it as a
+// client would. One per test file; `reset()` empties the tables between tests.
+import { readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { type App, createApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { createTestDatabase, type TestDatabase } from './database.ts'
+
+export const ADMIN_EMAIL = 'owner@studio.test'
+export const ADMIN_PASSWORD = 'owner-pass-123'
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes by path
+export type Json = { status: string; data?: any; message?: string; field?: string }
+export type CallOptions = {
+  body?: unknown
+  token?: string | null
+  headers?: Record<string, string>
+  ip?: string
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>
+
+export async function startTestApp(env: Record<string, string> = {}) {
+  const testDb: TestDatabase = await createTestDatabase()
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: testDb.dataDir,
+    ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : {}),
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    PUBLIC_URL: 'https://studio.test',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  })
+  let app: App = await createApp(config)
+  let ipCounter = 0
+
+  const t = {
+    get app() {
+      return app
+    },
+    config,
+    dataDir: testDb.dataDir,
+
+    /** A raw request through the real fetch handler. A fresh client address unless `ip` is given. */
+    fetch(path: string, init: RequestInit = {}, ip?: string) {
+      return app.fetch(
+        new Request(`http://localhost${path}`, init),
+        ip ?? `10.0.0.${++ipCounter % 250}`,
+      )
+    },
+
+    /** A JSON call; returns the status and parsed answer. */
+    async call(method: string, path: string, opts: CallOptions = {}) {
+      const headers: Record<string, string> = { ...opts.headers }
+      if (opts.body !== undefined) headers['content-type'] ??= 'application/json'
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`
+      const body =
+        opts.body === undefined
+          ? undefined
+          : typeof opts.body === 'string'
+            ? opts.body
+            : JSON.stringify(opts.body)
+      const res = await t.fetch(path, { method, headers, body }, opts.ip)
+      const text = await res.text()
+      let json: Json
+      try {
+        json = JSON.parse(text)
+      } catch {
+        json = { status: 'unparsed', message: text }
+      }
+      return { status: res.status, json, headers: res.headers }
+    },
+
+    async login(email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<string> {
+      const r = await t.call('POST', '/api/auth/login', { body: { email, password } })
+      if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.json)}`)
+      return r.json.data.token
+    },
+
+    /** Creates a plain admin through the API and returns its id and token. */
+    async createAdmin(username: string, ownerToken: string) {
+      const email = `${username.toLowerCase()}@studio.test`
+      const r = await t.call('POST', '/api/admins', {
+        token: ownerToken,
+        body: { username, email, password: 'password-123' },
+      })
+      if (r.status !== 201)
+        throw new Error(`createAdmin failed: ${r.status} ${JSON.stringify(r.json)}`)
+      return {
+        id: r.json.data.admin._id as string,
+        email,
+        token: await t.login(email, 'password-123'),
+      }
+    },
+
+    /** Empties every table and the media store and re-creates the first super admin, as on a first start. */
+    async reset() {
+      const media = join(testDb.dataDir, 'media')
+      for (const name of await readdir(media).catch(() => [] as string[])) {
+        await rm(join(media, name), { force: true, recursive: true })
+      }
+      await app.database.db.execute(
+        sql`truncate table password_reset_tokens, sessions, videos, admins cascade`,
+      )
+      await app.services.admins.createFirstSuperAdmin(ADMIN_EMAIL, ADMIN_PASSWORD)
+      app.services.videos.invalidate()
+    },
+
+    /** Closes and opens the app on the same data, as a process restart would. */
+    async restart() {
+      await app.close()
+      app = await createApp(config)
+    },
+
+    async stop() {
+      await app.close()
+      await testDb.drop()
+    },
+  }
+  return t
+}

@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createTusEndpoint, type TusEndpoint } from '../../src/media/tus.ts'
+import { limits } from '../../src/schemas/limits.ts'
+import { msg } from '../../src/schemas/messages.ts'
+import { fixtures } from '../fixtures/media.ts'
+import { patchAndDrop, tusRaw, tusUpload } from '../fixtures/tus.ts'
+
+// A real tus endpoint on a real port; "signed in" is a fixed token per user here, the real
+// session check is covered by the integration tests.
+const USERS: Record<string, string> = { 'Bearer alice-token': 'alice', 'Bearer bob-token': 'bob' }
+
+let root: string
+let dir: string
+let tus: TusEndpoint
+let server: ReturnType<typeof Bun.serve>
+let base: string
+let mp4: Buffer
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tus-'))
+  dir = join(root, 'uploads')
+  tus = createTusEndpoint(dir)
+  server = Bun.serve({
+    port: 0,
+    fetch(req) {
+      const { pathname } = new URL(req.url)
+      if (pathname !== '/uploads' && !pathname.startsWith('/uploads/')) {
+        return new Response('no', { status: 404 })
+      }
+      return tus.handle(req, USERS[req.headers.get('authorization') ?? ''] ?? null)
+    },
+  })
+  base = server.url.origin
+  // A real MP4 head followed by random bytes: big enough to interrupt, still sniffs as MP4.
+  const clip = await Bun.file((await fixtures()).mp4).bytes()
+  mp4 = Buffer.concat([clip, crypto.getRandomValues(new Uint8Array(3 * 1024 * 1024))])
+})
+afterAll(async () => {
+  server.stop(true)
+  await rm(root, { recursive: true, force: true })
+})
+
+const sha = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+const idOf = (url: string) => url.slice(url.lastIndexOf('/') + 1)
+const alice = () => tusRaw(base, 'alice-token')
+
+async function finishedSha(url: string, owner = 'alice') {
+  const found = await tus.finished(idOf(url), owner)
+  if (!found.ok) throw new Error(`upload ${found.reason}`)
+  return sha(await Bun.file(found.upload.path).bytes())
+}
+
+describe('tus endpoint', () => {
+  test('tus-js-client uploads in chunks; the result is byte for byte the source', async () => {
+    const { url } = await tusUpload(mp4, {
+      endpoint: `${base}/uploads/`,
+      token: 'alice-token',
+      kind: 'video',
+      chunkSize: 1024 * 1024,
+    })
+    expect(await finishedSha(url)).toBe(sha(mp4))
+  })
+
+  test('aborted at several points, it resumes to the same SHA-256', async () => {
+    let url: string | undefined
+    for (const at of [300_000, 1_500_000, 2_900_000]) {
+      const result = await tusUpload(mp4, {
+        endpoint: `${base}/uploads/`,
+        uploadUrl: url,
+        token: 'alice-token',
+        kind: 'video',
+        chunkSize: 256 * 1024,
+        abortWhen: (sent) => sent >= at,
+      })
+      expect(result.aborted).toBe(true)
+      url = result.url
+      const offset = Number(
+        (await alice().head(new URL(url).pathname)).headers.get('upload-offset'),
+      )
+      expect(offset).toBeGreaterThan(0)
+      expect(offset).toBeLessThan(mp4.length)
+    }
+    const done = await tusUpload(mp4, {
+      endpoint: `${base}/uploads/`,
+      uploadUrl: url,
+      token: 'alice-token',
+      kind: 'video',
+      chunkSize: 256 * 1024,
+    })
+    expect(done.aborted).toBe(false)
+    expect(await finishedSha(done.url)).toBe(sha(mp4))
+  })
+
+  test('a connection dropped mid-PATCH keeps what arrived; the rest resumes from HEAD', async () => {
+    const created = await alice().create(mp4.length, { kind: 'video' })
+    expect(created.status).toBe(201)
+    const path = created.headers.get('location')!
+    // Relative, so a proxy in front cannot make it point at the wrong host.
+    expect(path).toMatch(/^\/uploads\/[0-9a-f]{32}$/)
+    let offset = 0
+    for (const cut of [700_000, 2_000_000]) {
+      await patchAndDrop(base, path, 'alice-token', offset, mp4.subarray(offset), cut - offset)
+      const head = await alice().head(path)
+      const resumeAt = Number(head.headers.get('upload-offset'))
+      expect(resumeAt).toBeGreaterThan(offset)
+      expect(resumeAt).toBeLessThanOrEqual(cut)
+      offset = resumeAt
+    }
+    const last = await alice().patch(path, offset, new Uint8Array(mp4.subarray(offset)))
+    expect(last.status).toBe(204)
+    expect(await finishedSha(path)).toBe(sha(mp4))
+  })
+
+  test('Upload-Length over the kind limit: 413 with SPEC message, nothing written', async () => {
+    const before = await readdir(dir)
+    const cases = [
+      ['video', limits.videoBytes + 1, msg.videoSize],
+      ['thumbnail', limits.thumbnailBytes + 1, msg.thumbnailSize],
+      ['brandLogo', limits.brandLogoBytes + 1, msg.brandLogoSize],
+    ] as const
+    for (const [kind, length, message] of cases) {
+      const res = await alice().create(length, { kind })
+      expect(res.status).toBe(413)
+      expect(await res.text()).toBe(message)
+    }
+    expect(await readdir(dir)).toEqual(before)
+    // At the limit is fine.
+    expect((await alice().create(limits.thumbnailBytes, { kind: 'thumbnail' })).status).toBe(201)
+  })
+
+  test('missing kind, deferred length or an empty file: 400', async () => {
+    expect((await alice().create(10, { filename: 'a' })).status).toBe(400)
+    expect((await alice().create(10, { kind: 'poster' })).status).toBe(400)
+    expect((await alice().create(null, { kind: 'video' })).status).toBe(400)
+    expect((await alice().create(0, { kind: 'video' })).status).toBe(400)
+  })
+
+  test('a renamed text or HTML file is refused with 415 when it finishes', async () => {
+    const f = await fixtures()
+    for (const [file, kind, message] of [
+      [f.fakeMp4, 'video', msg.videoType],
+      [f.fakePng, 'thumbnail', msg.imageType],
+      [f.mp4, 'brandLogo', msg.imageType],
+    ] as const) {
+      const bytes = await Bun.file(file).bytes()
+      const created = await alice().create(bytes.length, { kind })
+      const path = created.headers.get('location')!
+      const res = await alice().patch(path, 0, bytes)
+      expect(res.status).toBe(415)
+      expect(await res.text()).toBe(message)
+      expect((await tus.finished(idOf(path), 'alice')).ok).toBe(false)
+    }
+  })
+
+  test('no session: 401 for everything but the preflight', async () => {
+    const anon = tusRaw(base)
+    expect((await anon.create(10, { kind: 'video' })).status).toBe(401)
+    const path = (await alice().create(10, { kind: 'video' })).headers.get('location')!
+    expect((await anon.head(path)).status).toBe(401)
+    expect((await anon.patch(path, 0, 'x')).status).toBe(401)
+    expect((await anon.remove(path)).status).toBe(401)
+    const preflight = await fetch(`${base}/uploads/`, { method: 'OPTIONS' })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('tus-version')).toBe('1.0.0')
+  })
+
+  test("another admin's upload is invisible; finished() checks the owner", async () => {
+    const bob = tusRaw(base, 'bob-token')
+    const path = (await alice().create(4, { kind: 'thumbnail', owner: 'bob' })).headers.get(
+      'location',
+    )!
+    expect((await bob.head(path)).status).toBe(404)
+    expect((await bob.patch(path, 0, 'abcd')).status).toBe(404)
+    expect((await bob.remove(path)).status).toBe(404)
+    expect((await alice().head(path)).status).toBe(200)
+    expect(await tus.finished(idOf(path), 'bob')).toEqual({ ok: false, reason: 'missing' })
+    expect(await tus.finished(idOf(path), 'alice')).toEqual({ ok: false, reason: 'incomplete' })
+  })
+
+  test('ids with .., %2F or absolute paths touch nothing outside the folder', async () => {
+    const outside = join(root, 'secret')
+    await Bun.write(outside, 'keep me')
+    await Bun.write(`${outside}.json`, JSON.stringify({ id: 'secret', size: 7, offset: 0 }))
+    const raw = alice()
+    for (const path of [
+      '/uploads/..%2Fsecret',
+      '/uploads/%2E%2E%2Fsecret',
+      '/uploads/..',
+      `/uploads/${encodeURIComponent(outside)}`,
+      '/uploads/%2Fetc%2Fpasswd',
+      '/uploads/..%5Csecret',
+    ]) {
+      for (const res of [
+        await raw.head(path),
+        await raw.patch(path, 0, 'x'),
+        await raw.remove(path),
+      ]) {
+        expect(res.status).toBe(404)
+      }
+    }
+    expect(await Bun.file(outside).text()).toBe('keep me')
+    expect(await Bun.file(`${outside}.json`).exists()).toBe(true)
+    for (const id of ['../secret', '..', outside, '%2E%2E']) {
+      expect((await tus.finished(id, 'alice')).ok).toBe(false)
+    }
+  })
+
+  test('incomplete uploads expire: 410 on resume, files removed by the clean-up', async () => {
+    const shortDir = join(root, 'short')
+    const short = createTusEndpoint(shortDir, 200)
+    const req = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      short.handle(
+        new Request(`http://local${path}`, {
+          method,
+          headers: { 'Tus-Resumable': '1.0.0', ...headers },
+          body,
+        }),
+        'alice',
+      )
+    const meta = `kind ${btoa('video')}`
+    const created = await req('POST', '/uploads/', {
+      'Upload-Length': '10',
+      'Upload-Metadata': meta,
+    })
+    const path = created.headers.get('location')!
+    expect(created.headers.get('upload-expires')).toBeTruthy()
+    expect((await readdir(shortDir)).length).toBe(2)
+    await Bun.sleep(300)
+    const late = await req(
+      'PATCH',
+      path,
+      {
+        'Upload-Offset': '0',
+        'Content-Type': 'application/offset+octet-stream',
+      },
+      'abc',
+    )
+    expect(late.status).toBe(410)
+    expect(await short.cleanUp()).toBeGreaterThanOrEqual(1)
+    expect(await readdir(shortDir)).toEqual([])
+  })
+
+  test('register turns a file on disk into a finished upload of its owner', async () => {
+    const path = join(root, 'part')
+    await Bun.write(path, mp4)
+    const id = await tus.register(path, 'video', 'alice')
+    const found = await tus.finished(id, 'alice')
+    expect(found.ok && found.upload.size).toBe(mp4.length)
+    await tus.release(id)
+    expect((await tus.finished(id, 'alice')).ok).toBe(false)
+    expect(await readdir(dir)).not.toContain(id)
+  })
+})

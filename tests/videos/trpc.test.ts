@@ -1,0 +1,234 @@
+// The tRPC procedures with tus uploads, and the tus endpoint itself, through the real app.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { TRPCError } from '@trpc/server'
+import { appRouter } from '../../src/routers/index.ts'
+import { limits } from '../../src/schemas/limits.ts'
+import { msg } from '../../src/schemas/messages.ts'
+import { createContext } from '../../src/trpc.ts'
+import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
+
+let t: TestApp
+let f: Fixtures
+let token: string
+
+beforeAll(async () => {
+  t = await startTestApp()
+  f = await fixtures()
+}, 120_000)
+afterAll(() => t.stop())
+beforeEach(async () => {
+  await t.reset()
+  token = await t.login()
+})
+
+async function caller(as: string | null = token) {
+  const req = new Request('http://localhost/trpc', {
+    headers: as ? { authorization: `Bearer ${as}` } : {},
+  })
+  return appRouter.createCaller(await createContext(t.app.services, req, () => '10.1.1.1'))
+}
+
+/** The thrown error's HTTP status, message and field, as the web app reads them. */
+async function refusal(work: Promise<unknown>) {
+  try {
+    await work
+  } catch (error) {
+    if (!(error instanceof TRPCError)) throw error
+    const { toPublicError } = await import('../../src/errors.ts')
+    return toPublicError(error)
+  }
+  throw new Error('expected a refusal')
+}
+
+describe('videos.create from tus uploads', () => {
+  test('creates the video and consumes the uploads', async () => {
+    const uploads = await uploadTrio(t, token, f)
+    const { video } = await (await caller()).videos.create({ title: 'Via tus', uploads })
+    expect(video.title).toBe('Via tus')
+    const served = await t.fetch(video.videoUrl)
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(await bytesOf(f.mp4))
+    expect((await tusVia(t, token).head(`/uploads/${uploads.video}`)).status).toBe(404)
+    expect(await readdir(join(t.dataDir, 'uploads'))).toEqual([])
+    const again = await refusal((await caller()).videos.create({ title: 'Reuse', uploads }))
+    expect(again).toMatchObject({ status: 400, field: 'video' })
+  })
+
+  test('wrong kinds by content: 415 with the SPEC message and nothing moved', async () => {
+    const tus = tusVia(t, token)
+    const uploads = await uploadTrio(t, token, f)
+    // A real PNG uploaded as a thumbnail, then offered as the video.
+    const swapped = { ...uploads, video: uploads.thumbnail, thumbnail: uploads.video }
+    expect(
+      await refusal((await caller()).videos.create({ title: 'Swapped', uploads: swapped })),
+    ).toEqual({
+      status: 415,
+      message: msg.videoType,
+      field: 'video',
+    })
+    expect(await mediaAndRows(t)).toEqual({ files: [], keys: [] })
+    expect((await tus.head(`/uploads/${uploads.video}`)).status).toBe(200)
+  })
+
+  test("an incomplete upload, someone else's upload, or a made-up id: 400 on the file's field", async () => {
+    const tus = tusVia(t, token)
+    const uploads = await uploadTrio(t, token, f)
+    const partial = await tus.create(1000, 'video')
+    const partialId = partial.headers.get('location')!.split('/').pop()!
+    const other = await t.createAdmin('other_admin', token)
+    const theirs = await tusVia(t, other.token).upload(await bytesOf(f.mp4), 'video')
+    for (const video of [partialId, theirs, 'f'.repeat(32)]) {
+      const res = await refusal(
+        (await caller()).videos.create({ title: 'X', uploads: { ...uploads, video } }),
+      )
+      expect(res).toMatchObject({ status: 400, field: 'video' })
+    }
+    const traversal = { ...uploads, video: '../../etc/passwd' }
+    expect(
+      (await refusal((await caller()).videos.create({ title: 'X', uploads: traversal }))).status,
+    ).toBe(400)
+  })
+
+  test('two creates racing for one title: one wins, the loser keeps its uploads', async () => {
+    const a = await uploadTrio(t, token, f)
+    const b = await uploadTrio(t, token, f)
+    const c = await caller()
+    const results = await Promise.allSettled([
+      c.videos.create({ title: 'Race', uploads: a }),
+      c.videos.create({ title: 'race', uploads: b }),
+    ])
+    const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined
+    expect(results.filter((r) => r.status === 'fulfilled').length).toBe(1)
+    expect(await refusal(Promise.reject(lost!.reason))).toMatchObject({
+      status: 409,
+      message: msg.titleTaken,
+      field: 'title',
+    })
+    const loser = results[0]!.status === 'rejected' ? a : b
+    const retry = await c.videos.create({ title: 'Race two', uploads: loser })
+    expect(retry.video.title).toBe('Race two')
+    const { files, keys } = await mediaAndRows(t)
+    expect(files).toEqual(keys)
+  })
+
+  test('unauthenticated calls: 401', async () => {
+    const anon = await caller(null)
+    expect((await refusal(anon.videos.list({}))).status).toBe(401)
+    expect((await refusal(anon.videos.stats())).status).toBe(401)
+    expect((await anon.videos.publicList()).videos).toEqual([])
+  })
+})
+
+describe('videos.update, stats, checkTitle', () => {
+  test('replacing files with tus uploads; old files removed after the commit', async () => {
+    const c = await caller()
+    const { video } = await c.videos.create({
+      title: 'Replace me',
+      uploads: await uploadTrio(t, token, f),
+    })
+    const thumb = await tusVia(t, token).upload(await bytesOf(f.webp), 'thumbnail')
+    const { video: after } = await c.videos.update({
+      id: video._id,
+      description: 'new',
+      uploads: { thumbnail: thumb },
+    })
+    expect(after.thumbnailUrl).not.toBe(video.thumbnailUrl)
+    expect(after.thumbnailUrl).toMatch(/\.webp$/)
+    expect(after.description).toBe('new')
+    expect((await t.fetch(video.thumbnailUrl)).status).toBe(404)
+    const { files, keys } = await mediaAndRows(t)
+    expect(files).toEqual(keys)
+  })
+
+  test('brand logo over 5 MB is refused on edit', async () => {
+    const c = await caller()
+    const { video } = await c.videos.create({
+      title: 'Logo edit',
+      uploads: await uploadTrio(t, token, f),
+    })
+    const big = new Uint8Array(6_000_000)
+    big.set(await bytesOf(f.png))
+    const logo = await tusVia(t, token).upload(big, 'brandLogo')
+    expect(await refusal(c.videos.update({ id: video._id, uploads: { brandLogo: logo } }))).toEqual(
+      {
+        status: 413,
+        message: msg.brandLogoSizeEdit,
+        field: 'brandLogo',
+      },
+    )
+  })
+
+  test('stats count; checkTitle ignores the video being edited', async () => {
+    const c = await caller()
+    const { video } = await c.videos.create({
+      title: 'Counted',
+      uploads: await uploadTrio(t, token, f),
+    })
+    expect(await c.videos.stats()).toEqual({ totalVideos: 1 })
+    expect(await c.videos.checkTitle({ title: 'COUNTED' })).toEqual({ available: false })
+    expect(await c.videos.checkTitle({ title: 'counted', excludeId: video._id })).toEqual({
+      available: true,
+    })
+  })
+})
+
+describe('the tus endpoint in the app', () => {
+  test('no session: 401; OPTIONS passes for the preflight', async () => {
+    expect((await tusVia(t, null).create(10, 'video')).status).toBe(401)
+    expect((await tusVia(t, 'not-a-real-token').create(10, 'video')).status).toBe(401)
+    const preflight = await t.fetch('/uploads/', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://elsewhere', 'Access-Control-Request-Method': 'POST' },
+    })
+    expect(preflight.status).toBe(204)
+  })
+
+  test('over-size Upload-Length: 413 and nothing written', async () => {
+    const before = await readdir(join(t.dataDir, 'uploads'))
+    const res = await tusVia(t, token).create(limits.videoBytes + 1, 'video')
+    expect(res.status).toBe(413)
+    expect(await res.text()).toBe(msg.videoSize)
+    expect(await readdir(join(t.dataDir, 'uploads'))).toEqual(before)
+  })
+
+  test('a renamed HTML file as a thumbnail: 415', async () => {
+    await expect(tusVia(t, token).upload(await bytesOf(f.fakePng), 'thumbnail')).rejects.toThrow(
+      'patch: 415',
+    )
+  })
+
+  test('ids with .., %2F or an absolute path reach nothing; deeper paths are 404', async () => {
+    const secret = join(t.dataDir, 'secret')
+    await Bun.write(secret, 'keep')
+    const tus = tusVia(t, token)
+    const paths = [
+      '/uploads/..%2Fsecret',
+      `/uploads/${encodeURIComponent(secret)}`,
+      '/uploads/a/..%2F..%2Fsecret',
+      // URL parsing turns this one into "/", which is not an upload path at all.
+      '/uploads/%2E%2E',
+    ]
+    for (const path of paths) {
+      const head = await tus.head(path)
+      expect(head.headers.get('upload-offset')).toBeNull()
+      expect((await tus.patch(path, 0, new Uint8Array(4))).status).not.toBe(204)
+    }
+    expect(await Bun.file(secret).text()).toBe('keep')
+  })
+
+  test('start-up sweeps media files with no row and leaves the others', async () => {
+    const { video } = await (await caller()).videos.create({
+      title: 'Survivor',
+      uploads: await uploadTrio(t, token, f),
+    })
+    const orphan = join(t.dataDir, 'media', `${'0'.repeat(32)}.mp4`)
+    await Bun.write(orphan, 'left by a crash')
+    await t.restart()
+    expect(await Bun.file(orphan).exists()).toBe(false)
+    const { files, keys } = await mediaAndRows(t)
+    expect(files).toEqual(keys)
+    expect((await t.fetch(video.videoUrl)).status).toBe(200)
+  })
+})

@@ -1,0 +1,74 @@
+// Forgot password (SPEC §2, §4, §8): the same answer whether or not the account exists.
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useEffect, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { forgotPasswordSchema, msg } from '../../../../src/schemas/index.ts'
+import { TextField } from '../components/TextField.tsx'
+import { Button } from '../components/ui.tsx'
+import { notify } from '../lib/notify.ts'
+import { trpc } from '../trpc.ts'
+import { AuthShell } from './AuthShell.tsx'
+
+const REDIRECT_DELAY_MS = 2000
+
+export function ForgotPasswordPage() {
+  const navigate = useNavigate()
+  const request = trpc.auth.requestPasswordReset.useMutation()
+  const [sent, setSent] = useState(false)
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } })
+
+  useEffect(() => {
+    if (!sent) return
+    const timer = setTimeout(() => navigate({ to: '/auth/signin' }), REDIRECT_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [sent, navigate])
+
+  const onSubmit = handleSubmit(async (values) => {
+    const toastId = notify.loading('Sending reset instructions to your email...')
+    try {
+      await request.mutateAsync(values)
+      notify.success(msg.resetRequested, toastId)
+      setSent(true)
+    } catch {
+      notify.error('Unable to process your request. Please try again later.', toastId)
+    }
+  })
+
+  return (
+    <AuthShell title="Forgot Password">
+      {sent ? (
+        <p
+          role="status"
+          className="mb-4 rounded-lg bg-emerald-50 p-3 text-emerald-800 text-sm dark:bg-emerald-950 dark:text-emerald-200"
+        >
+          {msg.resetRequested}
+        </p>
+      ) : null}
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <Button type="submit" className="w-full" disabled={isSubmitting || sent}>
+          {isSubmitting ? 'Sending Reset Instructions...' : 'Send Reset Link'}
+        </Button>
+        <p className="text-center text-sm">
+          <Link
+            to="/login"
+            className="text-amber-700 underline-offset-4 hover:underline dark:text-accent"
+          >
+            Back to Sign In
+          </Link>
+        </p>
+      </form>
+    </AuthShell>
+  )
+}

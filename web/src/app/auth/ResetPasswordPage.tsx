@@ -1,0 +1,78 @@
+// Set a new password from an e-mailed link (SPEC §2, §4, §8).
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useNavigate, useParams } from '@tanstack/react-router'
+import { useEffect } from 'react'
+import { useForm } from 'react-hook-form'
+import { msg, resetPasswordFormSchema } from '../../../../src/schemas/index.ts'
+import { TextField } from '../components/TextField.tsx'
+import { Button } from '../components/ui.tsx'
+import { readError } from '../lib/errors.ts'
+import { notify } from '../lib/notify.ts'
+import { trpc } from '../trpc.ts'
+import { AuthShell } from './AuthShell.tsx'
+
+/** No token in the link: say so and go to the forgot-password screen. */
+export function MissingResetToken() {
+  const navigate = useNavigate()
+  useEffect(() => {
+    notify.error('Invalid reset link', 'invalid-reset-link')
+    void navigate({ to: '/auth/forgot-password', replace: true })
+  }, [navigate])
+  return null
+}
+
+export function ResetPasswordPage() {
+  const { token } = useParams({ strict: false }) as { token?: string }
+  if (!token?.trim()) return <MissingResetToken />
+  return <ResetPasswordForm token={token} />
+}
+
+function ResetPasswordForm({ token }: { token: string }) {
+  const navigate = useNavigate()
+  const reset = trpc.auth.resetPassword.useMutation()
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(resetPasswordFormSchema),
+    defaultValues: { password: '', confirmPassword: '' },
+  })
+
+  const onSubmit = handleSubmit(async ({ password }) => {
+    try {
+      await reset.mutateAsync({ token, password })
+      notify.success('Password reset successful! Please sign in with your new password.')
+      await navigate({ to: '/auth/signin', replace: true })
+    } catch (err) {
+      const e = readError(err)
+      notify.error(
+        e.status === 400 ? msg.invalidResetLink : e.message || 'Failed to reset password',
+      )
+    }
+  })
+
+  return (
+    <AuthShell title="Set New Password">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <TextField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...register('confirmPassword')}
+        />
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Resetting...' : 'Reset Password'}
+        </Button>
+      </form>
+    </AuthShell>
+  )
+}

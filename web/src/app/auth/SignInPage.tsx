@@ -1,0 +1,73 @@
+// Sign-in (SPEC §2, §5, §8): on success go back where the visitor came from, else /dashboard.
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Link, useRouter, useSearch } from '@tanstack/react-router'
+import { useForm } from 'react-hook-form'
+import { loginSchema } from '../../../../src/schemas/index.ts'
+import { TextField } from '../components/TextField.tsx'
+import { Button } from '../components/ui.tsx'
+import { readError } from '../lib/errors.ts'
+import { notify } from '../lib/notify.ts'
+import { signIn } from '../stores/auth.ts'
+import { trpc } from '../trpc.ts'
+import { AuthShell } from './AuthShell.tsx'
+
+export function signInErrorMessage(err: unknown): string {
+  const e = readError(err)
+  if (e.status === 401) return 'Invalid credentials'
+  if (e.status === 404) return 'Service not available'
+  return e.message || 'Login failed'
+}
+
+export function SignInPage() {
+  const router = useRouter()
+  const search = useSearch({ strict: false }) as { redirect?: string }
+  const login = trpc.auth.login.useMutation()
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } })
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const result = await login.mutateAsync(values)
+      if (!result?.user || !result.token) throw new Error('Invalid response format')
+      signIn(result.user, result.token)
+      router.history.push(search.redirect ?? '/dashboard')
+    } catch (err) {
+      notify.error(signInErrorMessage(err) || 'Failed to sign in')
+    }
+  })
+
+  return (
+    <AuthShell title="Sign In to Your Account">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <div className="flex justify-end">
+          <Link
+            to="/auth/forgot-password"
+            className="text-sm text-amber-700 underline-offset-4 hover:underline dark:text-accent"
+          >
+            Forgot Password?
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Signing in...' : 'Sign In'}
+        </Button>
+      </form>
+    </AuthShell>
+  )
+}

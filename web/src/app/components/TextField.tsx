@@ -1,0 +1,40 @@
+// A labelled input wired to react-hook-form, with its error announced and linked.
+import { forwardRef, type InputHTMLAttributes, useId } from 'react'
+import { FieldError, inputStyles } from './ui.tsx'
+
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string
+  error?: string
+  hint?: string
+}
+
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
+  { label, error, hint, id, className = '', ...rest },
+  ref,
+) {
+  const autoId = useId()
+  const inputId = id ?? autoId
+  const errorId = `${inputId}-error`
+  const hintId = `${inputId}-hint`
+  return (
+    <div className={className}>
+      <label htmlFor={inputId} className="mb-1 block font-medium text-sm">
+        {label}
+      </label>
+      <input
+        ref={ref}
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[error ? errorId : '', hint ? hintId : ''].join(' ').trim() || undefined}
+        className={inputStyles}
+        {...rest}
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={errorId} message={error} />
+    </div>
+  )
+})

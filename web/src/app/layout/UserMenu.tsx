@@ -1,0 +1,92 @@
+// The top bar's user menu: username and role, Home and Log Out (SPEC §2 Layout).
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useId, useRef, useState } from 'react'
+import { Icons } from '../components/ui.tsx'
+import { useDismiss } from '../lib/use-dismiss.ts'
+import { authStore, clearAuth } from '../stores/auth.ts'
+import { trpc } from '../trpc.ts'
+
+export function UserMenu() {
+  const user = authStore.use((s) => s.user)
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const menu = useRef<HTMLDivElement>(null)
+  const menuId = useId()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const logout = trpc.auth.logout.useMutation()
+
+  useDismiss(open, [button, menu], (reason) => {
+    setOpen(false)
+    if (reason === 'escape') button.current?.focus()
+  })
+
+  const onLogOut = async () => {
+    setOpen(false)
+    // Best effort: the session ends on the server too, but signing out never waits on it.
+    await logout.mutateAsync().catch(() => undefined)
+    clearAuth()
+    queryClient.clear()
+    await navigate({ to: '/' })
+  }
+
+  if (!user) return null
+  const initial = user.username.slice(0, 1).toUpperCase()
+
+  return (
+    <div className="relative">
+      <button
+        ref={button}
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        aria-label={`User menu for ${user.username}`}
+        onClick={() => setOpen((v) => !v)}
+        className="flex items-center gap-2 rounded-lg px-2 py-1.5 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 dark:hover:bg-ink-800"
+      >
+        <span
+          aria-hidden="true"
+          className="flex size-8 items-center justify-center rounded-full bg-accent font-semibold text-ink-950 text-sm"
+        >
+          {initial}
+        </span>
+        <span className="hidden max-w-40 truncate font-medium text-sm sm:inline">
+          {user.username}
+        </span>
+        <Icons.chevronDown className="size-4" />
+      </button>
+      {open ? (
+        <div
+          ref={menu}
+          id={menuId}
+          role="menu"
+          aria-label="User menu"
+          className="absolute right-0 z-40 mt-2 w-56 overflow-hidden rounded-xl border border-zinc-200 bg-white py-1 shadow-lg dark:border-ink-700 dark:bg-ink-900"
+        >
+          <div className="border-zinc-200 border-b px-4 py-3 dark:border-ink-700">
+            <p className="truncate font-medium text-sm">{user.username}</p>
+            <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.role}</p>
+          </div>
+          <Link
+            to="/"
+            role="menuitem"
+            className="flex items-center gap-2 px-4 py-2 text-sm hover:bg-zinc-100 focus-visible:bg-zinc-100 focus-visible:outline-none dark:hover:bg-ink-800 dark:focus-visible:bg-ink-800"
+            onClick={() => setOpen(false)}
+          >
+            <Icons.home className="size-4" /> Home
+          </Link>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={onLogOut}
+            className="flex w-full items-center gap-2 px-4 py-2 text-left text-red-600 text-sm hover:bg-zinc-100 focus-visible:bg-zinc-100 focus-visible:outline-none dark:text-red-400 dark:hover:bg-ink-800 dark:focus-visible:bg-ink-800"
+          >
+            <Icons.logout className="size-4" /> Log Out
+          </button>
+        </div>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,115 @@
+// Edit Video (SPEC §2, §4, §8): metadata-only when no file was chosen, otherwise the chosen files
+// go up with tus and everything is sent together. Progress steps 0, 25, 50, 75, 100.
+import { useEffect, useState } from 'react'
+import type { Video } from '../api.ts'
+import { Dialog } from '../components/Dialog.tsx'
+import { readError } from '../lib/errors.ts'
+import { notify } from '../lib/notify.ts'
+import { handleUnauthorized } from '../lib/session.ts'
+import { UploadError, uploadFiles } from '../lib/tus.ts'
+import { authStore } from '../stores/auth.ts'
+import { chromeStore } from '../stores/ui.ts'
+import { replaceVideo, updateVideos } from '../stores/video-store.ts'
+import { trpc } from '../trpc.ts'
+import { VideoForm, type VideoFormHelpers, type VideoFormValues } from './VideoForm.tsx'
+
+class NoChanges extends Error {
+  constructor() {
+    super('NO_CHANGES')
+  }
+}
+
+export function EditVideoModal({ video, onClose }: { video: Video; onClose: () => void }) {
+  const utils = trpc.useUtils()
+  const update = trpc.videos.update.useMutation()
+  const [busy, setBusy] = useState(false)
+  const [progress, setProgress] = useState(0)
+
+  useEffect(() => {
+    chromeStore.set({ editModalOpen: true })
+    return () => chromeStore.set({ editModalOpen: false })
+  }, [])
+
+  const requestClose = () => {
+    if (busy) {
+      notify.error('Please wait until the update is complete', 'edit-busy')
+      return
+    }
+    onClose()
+  }
+
+  const onSubmit = async (
+    { title, description, files }: VideoFormValues,
+    { setTitleError }: VideoFormHelpers,
+  ) => {
+    const hasFiles = Object.keys(files).length > 0
+    setBusy(true)
+    setProgress(0)
+    try {
+      if (!hasFiles && title === video.title && description === (video.description ?? '')) {
+        throw new NoChanges()
+      }
+      setProgress(25)
+      const uploads = hasFiles
+        ? await uploadFiles(files, { token: authStore.get().token })
+        : undefined
+      setProgress(50)
+      const request = update.mutateAsync(
+        uploads
+          ? { id: video._id, title, description, uploads }
+          : { id: video._id, title, description },
+      )
+      setProgress(75)
+      const { video: saved } = await request
+      setProgress(100)
+      updateVideos((s) => replaceVideo(s, saved))
+      void utils.videos.list.invalidate()
+      notify.success('Video updated successfully')
+      setBusy(false)
+      onClose()
+    } catch (err) {
+      setBusy(false)
+      setProgress(0)
+      if (err instanceof NoChanges) {
+        notify.message('No changes detected')
+        return
+      }
+      if (err instanceof UploadError && err.status === 401) {
+        handleUnauthorized()
+        return
+      }
+      const e = readError(err)
+      if (e.status === 401 || /login/i.test(e.message ?? '')) {
+        notify.error('Please login to update videos')
+        return
+      }
+      if (e.field === 'title' || /title/i.test(e.message ?? '')) {
+        setTitleError(e.message ?? 'Failed to update video')
+        return
+      }
+      notify.error(e.message || 'Failed to update video')
+    }
+  }
+
+  return (
+    <Dialog title="Edit Video" onClose={requestClose} size="lg">
+      <div className="p-5">
+        {busy ? (
+          <p role="status" className="mb-4 text-amber-700 text-sm dark:text-accent">
+            Updating...
+          </p>
+        ) : null}
+        <VideoForm
+          mode="edit"
+          video={video}
+          busy={busy}
+          progress={progress}
+          submitLabel="Update Video"
+          busyLabel="Updating..."
+          onSubmit={onSubmit}
+          onCancel={requestClose}
+        />
+      </div>
+    </Dialog>
+  )
+}

@@ -1,0 +1,229 @@
+// Manage Videos (SPEC §2, §4): list states, selection, single and bulk delete, edit, player,
+// pagination. The list query feeds the persisted 'video-store', which the screen renders.
+import { keepPreviousData } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useLayoutEffect, useState } from 'react'
+import { msg } from '../../../../src/schemas/index.ts'
+import type { Video } from '../api.ts'
+import { PageHeader } from '../components/PageHeader.tsx'
+import { Button, buttonStyles, Card, Icons, Spinner } from '../components/ui.tsx'
+import { readError } from '../lib/errors.ts'
+import { notify } from '../lib/notify.ts'
+import { useLinger } from '../lib/use-linger.ts'
+import { StatTile } from '../pages/OverviewPage.tsx'
+import {
+  clearSelection,
+  receivePage,
+  removeVideo,
+  removeVideos,
+  selectAll,
+  setPage,
+  toggleSelected,
+  updateVideos,
+  videoStore,
+} from '../stores/video-store.ts'
+import { trpc } from '../trpc.ts'
+import { DeleteDialog } from './DeleteDialog.tsx'
+import { EditVideoModal } from './EditVideoModal.tsx'
+import { Pagination } from './Pagination.tsx'
+import { PlayerModal } from './PlayerModal.tsx'
+import { VideoList } from './VideoList.tsx'
+
+export const LIST_STALE_MS = 3000
+export const LIST_CACHE_MS = 5 * 60 * 1000
+const OVERLAY_TAIL_MS = 300
+
+type Pending = { kind: 'one'; video: Video } | { kind: 'selected'; ids: string[] }
+
+export function ManagePage() {
+  const utils = trpc.useUtils()
+  const page = videoStore.use((s) => s.currentPage)
+  const pageSize = videoStore.use((s) => s.pageSize)
+  const videos = videoStore.use((s) => s.videos)
+  const totalVideos = videoStore.use((s) => s.totalVideos)
+  const totalPages = videoStore.use((s) => s.totalPages)
+  const selected = videoStore.use((s) => s.selectedVideos)
+  const isAllSelected = videoStore.use((s) => s.isAllSelected)
+
+  const list = trpc.videos.list.useQuery(
+    { page, limit: pageSize },
+    { staleTime: LIST_STALE_MS, gcTime: LIST_CACHE_MS, placeholderData: keepPreviousData },
+  )
+  const deleteOne = trpc.videos.delete.useMutation()
+  const deleteMany = trpc.videos.bulkDelete.useMutation()
+
+  const [playing, setPlaying] = useState<Video | null>(null)
+  const [editing, setEditing] = useState<Video | null>(null)
+  const [pending, setPending] = useState<Pending | null>(null)
+  const [deleting, setDeleting] = useState(false)
+  const overlay = useLinger(list.isFetching, OVERLAY_TAIL_MS)
+
+  // Before paint, so a fresh page never flashes the previous one.
+  useLayoutEffect(() => {
+    if (list.data && !list.isPlaceholderData) updateVideos((s) => receivePage(s, list.data))
+  }, [list.data, list.isPlaceholderData])
+  useLayoutEffect(() => {
+    videoStore.set({ isLoading: list.isFetching })
+  }, [list.isFetching])
+
+  const refresh = () =>
+    Promise.all([utils.videos.list.invalidate(), utils.videos.stats.invalidate()])
+
+  const confirmDelete = async () => {
+    if (!pending) return
+    setDeleting(true)
+    if (pending.kind === 'one') {
+      // The list changes first; a failure brings the truth back from the server.
+      updateVideos((s) => removeVideo(s, pending.video._id))
+      try {
+        await deleteOne.mutateAsync({ id: pending.video._id })
+        notify.success('Video deleted successfully')
+      } catch (err) {
+        notify.error(readError(err).status === 404 ? msg.videoNotFound : 'Failed to delete video')
+      }
+    } else {
+      if (pending.ids.length === 0) return
+      try {
+        const { deleted } = await deleteMany.mutateAsync({ ids: pending.ids })
+        updateVideos((s) => removeVideos(s, pending.ids, deleted ?? pending.ids.length))
+        notify.success('Selected videos deleted successfully')
+      } catch {
+        notify.error('Failed to delete selected videos')
+      }
+    }
+    await refresh().catch(() => undefined)
+    setDeleting(false)
+    setPending(null)
+  }
+
+  const header = <PageHeader title="Manage Videos" crumb="Manage Videos" />
+
+  if (list.isPending) {
+    return (
+      <div className="mx-auto max-w-6xl">
+        {header}
+        <div className="flex justify-center py-24">
+          <Spinner label="Loading videos" className="size-10" />
+        </div>
+      </div>
+    )
+  }
+
+  if (list.isError && !list.data) {
+    return (
+      <div className="mx-auto max-w-6xl">
+        {header}
+        <Card className="p-8 text-center">
+          <div role="alert">
+            <h2 className="font-semibold text-lg text-red-600 dark:text-red-400">
+              Error Loading Videos
+            </h2>
+            <p className="mt-1 text-zinc-600 dark:text-zinc-300">
+              {readError(list.error).message || 'Something went wrong'}
+            </p>
+          </div>
+          <Button variant="secondary" className="mt-4" onClick={() => void list.refetch()}>
+            Try again
+          </Button>
+        </Card>
+      </div>
+    )
+  }
+
+  const empty = videos.length === 0 && totalVideos === 0
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      {header}
+      {empty ? (
+        <EmptyState />
+      ) : (
+        <>
+          <section aria-label="Video statistics" className="mb-6 grid grid-cols-3 gap-2 sm:gap-4">
+            <StatTile title="Total Videos" value={totalVideos ?? 0} />
+            <StatTile title="Current Page" value={page} />
+            <StatTile title="Total Pages" value={totalPages ?? 1} />
+          </section>
+          <Card className="relative p-4 sm:p-5">
+            <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+              <h2 className="font-semibold text-xl">Videos</h2>
+              <div className="flex flex-wrap gap-2">
+                <Button
+                  variant="secondary"
+                  onClick={() => updateVideos(isAllSelected ? clearSelection : selectAll)}
+                >
+                  {isAllSelected ? 'Deselect All' : 'Select All'}
+                </Button>
+                {selected.length > 0 ? (
+                  <Button
+                    variant="danger"
+                    onClick={() => setPending({ kind: 'selected', ids: [...selected] })}
+                  >
+                    <Icons.trash className="size-4" /> Delete Selected ({selected.length})
+                  </Button>
+                ) : null}
+              </div>
+            </div>
+            <div
+              aria-busy={list.isFetching}
+              className={`transition-opacity ${list.isFetching ? 'opacity-50' : ''}`}
+            >
+              <VideoList
+                videos={videos}
+                offset={(page - 1) * pageSize}
+                selected={selected}
+                onToggle={(id) => updateVideos((s) => toggleSelected(s, id))}
+                onPlay={setPlaying}
+                onEdit={setEditing}
+                onDelete={(video) => setPending({ kind: 'one', video })}
+              />
+            </div>
+            {overlay ? (
+              <div
+                data-testid="list-overlay"
+                className="pointer-events-none absolute inset-0 flex items-center justify-center rounded-xl bg-white/30 dark:bg-black/30"
+              >
+                <Spinner label="Refreshing videos" />
+              </div>
+            ) : null}
+            <div className="mt-5">
+              <Pagination
+                page={page}
+                totalPages={totalPages}
+                onChange={(next) => updateVideos((s) => setPage(s, next))}
+              />
+            </div>
+          </Card>
+        </>
+      )}
+      {playing ? <PlayerModal video={playing} onClose={() => setPlaying(null)} /> : null}
+      {editing ? <EditVideoModal video={editing} onClose={() => setEditing(null)} /> : null}
+      {pending ? (
+        <DeleteDialog
+          count={pending.kind === 'one' ? 1 : pending.ids.length}
+          title={pending.kind === 'one' ? pending.video.title : undefined}
+          busy={deleting}
+          onConfirm={() => void confirmDelete()}
+          onClose={() => setPending(null)}
+        />
+      ) : null}
+    </div>
+  )
+}
+
+function EmptyState() {
+  return (
+    <Card className="flex flex-col items-center px-6 py-16 text-center">
+      <span className="mb-4 flex size-14 items-center justify-center rounded-full bg-amber-100 text-amber-700 dark:bg-ink-700 dark:text-accent">
+        <Icons.clip className="size-7" />
+      </span>
+      <h2 className="font-semibold text-xl">No Videos Yet</h2>
+      <p className="mt-2 max-w-md text-zinc-600 dark:text-zinc-300">
+        Get started by uploading your first video. Your uploaded videos will appear here.
+      </p>
+      <Link to="/dashboard/upload" className={`${buttonStyles.primary} mt-6`}>
+        <Icons.upload className="size-4" /> Upload Video
+      </Link>
+    </Card>
+  )
+}

@@ -1,0 +1,48 @@
+// Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
+
+import type { Video } from '../api.ts'
+import { Dialog } from '../components/Dialog.tsx'
+import { Icons } from '../components/ui.tsx'
+
+export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
+  return (
+    <Dialog
+      title={video.title}
+      onClose={onClose}
+      size="full"
+      hideTitle
+      className="bg-black! text-white!"
+    >
+      <div className="flex h-full flex-col">
+        <div className="flex items-center gap-3 px-4 py-3">
+          <p className="min-w-0 flex-1 truncate font-semibold text-lg" aria-hidden="true">
+            {video.title}
+          </p>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close player"
+            className="inline-flex size-10 items-center justify-center rounded-full bg-white/10 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            <Icons.close />
+          </button>
+        </div>
+        <div className="flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
+          {/* biome-ignore lint/a11y/useMediaCaption: portfolio reels have no caption tracks */}
+          <video
+            src={video.videoUrl}
+            poster={video.thumbnailUrl}
+            autoPlay
+            controls
+            controlsList="nodownload"
+            disablePictureInPicture
+            playsInline
+            onContextMenu={(event) => event.preventDefault()}
+            className="size-full bg-black object-contain"
+            aria-label={video.title}
+          />
+        </div>
+      </div>
+    </Dialog>
+  )
+}

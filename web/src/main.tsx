@@ -1,0 +1,25 @@
+/// <reference types="vite/client" />
+// The one web entry: the public page renders at once; the dashboard is a separate chunk that
+// only dashboard and auth paths download.
+import { StrictMode, startTransition } from 'react'
+import { createRoot } from 'react-dom/client'
+import { PublicPage } from './public/PublicPage.tsx'
+import './styles.css'
+
+const rootElement = document.getElementById('root')
+if (!rootElement) throw new Error('index.html has no #root element')
+
+if (/^\/(dashboard|auth|login|reset-password)(\/|$)/.test(location.pathname)) {
+  import('./app/mount.tsx').then((m) => m.mountApp(rootElement))
+} else {
+  // A transition lets React split the first render into short slices, keeping a slow phone's
+  // main thread free between them (lower Total Blocking Time).
+  const root = createRoot(rootElement)
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <PublicPage />
+      </StrictMode>,
+    )
+  })
+}

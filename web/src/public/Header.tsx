@@ -1,0 +1,166 @@
+// Fixed header: section nav, translucent after 50 px of scroll, slide-in menu below 768 px.
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { nav, studio } from './content.ts'
+import { StudioMark } from './icons.tsx'
+import { SectionLink } from './SectionLink.tsx'
+
+const SCROLLED_AFTER_PX = 50 // SPEC §9
+const DESKTOP_QUERY = '(min-width: 768px)' // SPEC §9 mobile breakpoint
+
+function useScrolledPast(threshold: number): boolean {
+  const [scrolled, setScrolled] = useState(false)
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > threshold)
+    update()
+    window.addEventListener('scroll', update, { passive: true })
+    return () => window.removeEventListener('scroll', update)
+  }, [threshold])
+  return scrolled
+}
+
+export function Header() {
+  const scrolled = useScrolledPast(SCROLLED_AFTER_PX)
+  const [menuOpen, setMenuOpen] = useState(false)
+  const toggleRef = useRef<HTMLButtonElement>(null)
+  const panelRef = useRef<HTMLDivElement>(null)
+
+  // Lock page scroll while the menu is open; layout effect so it is undone before the
+  // section scroll that follows choosing an item starts.
+  useLayoutEffect(() => {
+    if (!menuOpen) return
+    const root = document.documentElement
+    const previous = root.style.overflow
+    root.style.overflow = 'hidden'
+    return () => {
+      root.style.overflow = previous
+    }
+  }, [menuOpen])
+
+  useEffect(() => {
+    if (!menuOpen) return
+    panelRef.current?.querySelector('a')?.focus()
+    // A tap or a Tab that lands outside the panel (and its toggle) closes the menu.
+    const onOutside = (event: Event) => {
+      const target = event.target as Node
+      if (panelRef.current?.contains(target) || toggleRef.current?.contains(target)) return
+      setMenuOpen(false)
+    }
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      setMenuOpen(false)
+      toggleRef.current?.focus()
+    }
+    const desktop = window.matchMedia(DESKTOP_QUERY)
+    const onBreakpoint = () => desktop.matches && setMenuOpen(false)
+    document.addEventListener('pointerdown', onOutside)
+    document.addEventListener('focusin', onOutside)
+    document.addEventListener('keydown', onKeyDown)
+    desktop.addEventListener('change', onBreakpoint)
+    return () => {
+      document.removeEventListener('pointerdown', onOutside)
+      document.removeEventListener('focusin', onOutside)
+      document.removeEventListener('keydown', onKeyDown)
+      desktop.removeEventListener('change', onBreakpoint)
+    }
+  }, [menuOpen])
+
+  const closeMenu = () => setMenuOpen(false)
+
+  const linkClass =
+    'rounded-sm text-[0.8125rem] font-medium tracking-[0.22em] text-paper/80 transition-colors hover:text-accent focus-visible:text-accent focus-visible:outline-2 focus-visible:outline-offset-8 focus-visible:outline-accent'
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-50" data-scrolled={scrolled}>
+      {/* The translucent layer is a sibling, not the header itself: a backdrop-filter on the
+          header would trap the fixed mobile panel inside the header's box. */}
+      <div
+        aria-hidden="true"
+        className={`absolute inset-0 border-b transition-[background-color,border-color,backdrop-filter] duration-500 ${
+          scrolled
+            ? 'border-white/10 bg-ink-950/75 backdrop-blur-md backdrop-saturate-150'
+            : 'border-transparent bg-transparent'
+        }`}
+      />
+      <div className="relative z-20 mx-auto flex h-16 max-w-7xl items-center justify-between px-5 sm:px-8 md:h-20">
+        <a
+          href="/"
+          className="flex items-center gap-2.5 rounded-sm text-paper focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+        >
+          <StudioMark className="text-accent" />
+          <span className="font-display text-2xl leading-none tracking-tight">{studio.name}</span>
+        </a>
+
+        <nav aria-label="Primary" className="hidden md:block">
+          <ul className="flex items-center gap-10">
+            {nav.map((item) => (
+              <li key={item.target}>
+                <SectionLink target={item.target} onChoose={closeMenu} className={linkClass}>
+                  {item.label}
+                </SectionLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <button
+          ref={toggleRef}
+          type="button"
+          className="group -mr-2 grid size-11 place-items-center rounded-full text-paper focus-visible:outline-2 focus-visible:outline-accent md:hidden"
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true" className="relative block h-3 w-6">
+            <span
+              className={`absolute left-0 h-0.5 w-6 rounded bg-current transition-transform duration-300 ${
+                menuOpen ? 'top-[5px] rotate-45' : 'top-0'
+              }`}
+            />
+            <span
+              className={`absolute left-0 h-0.5 w-6 rounded bg-current transition-transform duration-300 ${
+                menuOpen ? 'top-[5px] -rotate-45' : 'top-2.5'
+              }`}
+            />
+          </span>
+        </button>
+      </div>
+
+      {/* Mobile menu: a backdrop that swallows the outside click, and the sliding panel. */}
+      <div
+        aria-hidden="true"
+        className={`fixed inset-0 z-0 bg-black/60 transition-opacity duration-300 md:hidden ${
+          menuOpen ? 'opacity-100' : 'pointer-events-none opacity-0'
+        }`}
+      />
+      <div
+        ref={panelRef}
+        id="mobile-menu"
+        inert={!menuOpen}
+        className={`fixed inset-y-0 right-0 z-10 flex w-[min(82vw,22rem)] flex-col border-l border-white/10 bg-ink-900 px-8 pt-28 pb-10 shadow-2xl transition-[transform,visibility] duration-500 ease-out-expo motion-reduce:duration-0 md:hidden ${
+          menuOpen ? 'visible translate-x-0' : 'invisible translate-x-full'
+        }`}
+      >
+        <nav aria-label="Mobile">
+          <ul className="flex flex-col gap-7">
+            {nav.map((item, index) => (
+              <li key={item.target}>
+                <SectionLink
+                  target={item.target}
+                  onChoose={closeMenu}
+                  className="group flex items-baseline gap-4 rounded-sm text-paper focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+                >
+                  <span className="font-mono text-xs text-accent">0{index + 1}</span>
+                  <span className="font-display text-4xl tracking-wide transition-colors group-hover:text-accent">
+                    {item.label}
+                  </span>
+                </SectionLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p className="mt-auto text-xs tracking-[0.2em] text-mist uppercase">{studio.tagline}</p>
+      </div>
+    </header>
+  )
+}

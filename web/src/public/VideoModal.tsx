@@ -1,0 +1,106 @@
+// Below 768 px a chosen video plays in this modal: native controls, autoplay, a close button,
+// Escape and outside tap to close, focus kept inside and given back to the tile afterwards.
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { CloseIcon, Spinner } from './icons.tsx'
+import { logPlayFailure, playWithSoundIfAllowed } from './media.ts'
+import type { PublicVideo } from './publicVideos.ts'
+
+type Props = { video: PublicVideo; onClose: () => void }
+
+export function VideoModal({ video, onClose }: Props) {
+  const dialogRef = useRef<HTMLDialogElement>(null)
+  const videoRef = useRef<HTMLVideoElement>(null)
+  const closeRef = useRef<HTMLButtonElement>(null)
+  const [loading, setLoading] = useState(true)
+  const onCloseRef = useRef(onClose)
+  onCloseRef.current = onClose
+
+  useLayoutEffect(() => {
+    const root = document.documentElement
+    const previous = root.style.overflow
+    root.style.overflow = 'hidden'
+    return () => {
+      root.style.overflow = previous
+    }
+  }, [])
+
+  useEffect(() => {
+    const dialog = dialogRef.current
+    const player = videoRef.current
+    if (!dialog || !player) return
+    // showModal() gives the top layer, an inert page behind and Escape as a `cancel` event.
+    if (!dialog.open) dialog.showModal()
+    closeRef.current?.focus()
+    let cancelled = false
+    playWithSoundIfAllowed(player).catch((error: unknown) => {
+      if (cancelled) return
+      logPlayFailure(video.title, error)
+      onCloseRef.current()
+    })
+    return () => {
+      cancelled = true
+      player.pause()
+      if (dialog.open) dialog.close()
+    }
+  }, [video.title])
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click is the outside-tap close; Escape and the close button cover the keyboard
+    <dialog
+      ref={dialogRef}
+      aria-label={video.title}
+      onCancel={(event) => {
+        event.preventDefault()
+        onClose()
+      }}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose()
+      }}
+      className="m-0 h-dvh max-h-none w-screen max-w-none bg-black p-0 text-paper backdrop:bg-black/80"
+    >
+      <div className="flex h-full flex-col">
+        <div className="flex items-center justify-between gap-4 px-5 py-4">
+          <h2 className="line-clamp-1 text-sm font-medium tracking-wide">{video.title}</h2>
+          <button
+            ref={closeRef}
+            type="button"
+            onClick={onClose}
+            aria-label="Close video"
+            className="grid size-11 shrink-0 place-items-center rounded-full border border-white/20 hover:text-accent focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            <CloseIcon />
+          </button>
+        </div>
+        <div className="relative grid flex-1 place-items-center">
+          {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one) */}
+          <video
+            ref={videoRef}
+            src={video.videoUrl}
+            poster={video.thumbnailUrl}
+            controls
+            autoPlay
+            playsInline
+            controlsList="nodownload noremoteplayback"
+            disablePictureInPicture
+            onPlaying={() => setLoading(false)}
+            onWaiting={() => setLoading(true)}
+            onError={() => {
+              logPlayFailure(video.title, videoRef.current?.error)
+              onClose()
+            }}
+            className="max-h-full w-full bg-black"
+          />
+          {loading && (
+            <div
+              role="status"
+              className="pointer-events-none absolute inset-0 grid place-items-center text-accent"
+            >
+              <Spinner />
+              <span className="sr-only">Loading video</span>
+            </div>
+          )}
+        </div>
+      </div>
+    </dialog>
+  )
+}

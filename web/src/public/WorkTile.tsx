@@ -1,0 +1,173 @@
+// One work tile: thumbnail at rest, yellow brand overlay on hover, fullscreen playback on click.
+import { useEffect, useRef, useState } from 'react'
+import { CloseIcon, PlayIcon, Spinner } from './icons.tsx'
+import { isMobileViewport, logPlayFailure } from './media.ts'
+import type { PublicVideo } from './publicVideos.ts'
+
+type TileState = 'idle' | 'loading' | 'playing'
+
+type Props = {
+  video: PublicVideo
+  /** Below 768 px the grid opens its modal player instead. */
+  onOpenModal: (video: PublicVideo, opener: HTMLElement) => void
+}
+
+export function WorkTile({ video, onOpenModal }: Props) {
+  const [state, setState] = useState<TileState>('idle')
+  const frameRef = useRef<HTMLDivElement>(null)
+  const videoRef = useRef<HTMLVideoElement>(null)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const wentFullscreen = useRef(false)
+  const failed = useRef(false)
+  const restoreFocus = useRef(false)
+
+  const backToIdle = () => {
+    videoRef.current?.pause()
+    setState('idle')
+    if (document.fullscreenElement === frameRef.current) {
+      document.exitFullscreen().catch(() => {})
+    }
+  }
+
+  // play() rejecting and the element's error event can both report one failure: log it once.
+  const fail = (error: unknown) => {
+    if (failed.current) return
+    failed.current = true
+    logPlayFailure(video.title, error)
+    backToIdle()
+  }
+
+  useEffect(() => {
+    if (state !== 'idle' || !restoreFocus.current) return
+    restoreFocus.current = false
+    buttonRef.current?.focus({ preventScroll: true })
+  }, [state])
+
+  // SPEC §2: leaving fullscreen pauses the video.
+  useEffect(() => {
+    const onFullscreenChange = () => {
+      if (document.fullscreenElement === frameRef.current) {
+        wentFullscreen.current = true
+      } else if (wentFullscreen.current) {
+        wentFullscreen.current = false
+        videoRef.current?.pause()
+        restoreFocus.current = true
+        setState('idle')
+      }
+    }
+    document.addEventListener('fullscreenchange', onFullscreenChange)
+    return () => document.removeEventListener('fullscreenchange', onFullscreenChange)
+  }, [])
+
+  const play = () => {
+    const frame = frameRef.current
+    const player = videoRef.current
+    if (!frame || !player) return
+    if (isMobileViewport()) {
+      onOpenModal(video, buttonRef.current ?? frame)
+      return
+    }
+    // All three calls stay inside the click: fullscreen and unmuted play need the user's gesture.
+    failed.current = false
+    player.muted = false
+    setState('loading')
+    if (frame.requestFullscreen) {
+      // Refused fullscreen (a browser setting, an iframe) still plays in the tile.
+      frame.requestFullscreen().catch((error) => console.warn('Fullscreen was refused', error))
+    }
+    player.play().catch(fail)
+  }
+
+  const idle = state === 'idle'
+
+  return (
+    <li>
+      <div
+        ref={frameRef}
+        className="group relative h-[280px] overflow-hidden rounded-sm bg-ink-800 [&:fullscreen]:h-full [&:fullscreen]:rounded-none [&:fullscreen]:bg-black"
+      >
+        {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one) */}
+        <video
+          ref={videoRef}
+          src={video.videoUrl}
+          preload="none"
+          playsInline
+          controls={state === 'playing'}
+          controlsList="nodownload nofullscreen noremoteplayback"
+          disablePictureInPicture
+          onPlaying={() => setState('playing')}
+          onWaiting={() => setState((current) => (current === 'idle' ? current : 'loading'))}
+          onEnded={backToIdle}
+          onError={() => fail(videoRef.current?.error ?? new Error('Video failed to load'))}
+          className={`absolute inset-0 size-full bg-black object-cover [:fullscreen_&]:object-contain ${idle ? 'hidden' : ''}`}
+        />
+        <img
+          src={video.thumbnailUrl}
+          alt=""
+          width={640}
+          height={280}
+          loading="lazy"
+          decoding="async"
+          className={`absolute inset-0 size-full object-cover transition-transform duration-700 ease-out-expo group-hover:scale-[1.03] motion-reduce:transition-none [:fullscreen_&]:object-contain ${
+            state === 'playing' ? 'invisible' : ''
+          }`}
+        />
+
+        {idle && (
+          <button
+            ref={buttonRef}
+            type="button"
+            onClick={play}
+            aria-label={`Play ${video.title}`}
+            className="absolute inset-0 cursor-pointer overflow-hidden text-left outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
+          >
+            <span className="absolute inset-x-0 bottom-0 flex items-end justify-between gap-4 bg-linear-to-t from-black/75 to-transparent p-5 pt-16 transition-opacity duration-300 group-hover:opacity-0 group-focus-visible:opacity-0">
+              <span className="line-clamp-2 text-sm font-medium text-paper">{video.title}</span>
+              <span className="grid size-9 shrink-0 place-items-center rounded-full border border-white/30 text-paper">
+                <PlayIcon width={14} height={14} />
+              </span>
+            </span>
+            {/* The yellow overlay slides up from below on hover or keyboard focus. */}
+            <span className="absolute inset-0 flex translate-y-full flex-col items-center justify-center gap-5 bg-accent p-6 text-ink-950 transition-transform duration-500 ease-out-expo group-hover:translate-y-0 group-focus-visible:translate-y-0 motion-reduce:transition-none">
+              {video.brandLogoUrl && (
+                <img
+                  src={video.brandLogoUrl}
+                  alt={`${video.title} brand logo`}
+                  width={176}
+                  height={80}
+                  loading="lazy"
+                  decoding="async"
+                  className="h-20 w-44 object-contain"
+                />
+              )}
+              <span className="flex items-center gap-2 text-xs font-semibold tracking-[0.24em] uppercase">
+                <PlayIcon width={14} height={14} /> Play
+              </span>
+            </span>
+          </button>
+        )}
+
+        {state === 'loading' && (
+          <div
+            role="status"
+            className="pointer-events-none absolute inset-0 grid place-items-center bg-black/40 text-accent"
+          >
+            <Spinner />
+            <span className="sr-only">Loading video</span>
+          </div>
+        )}
+
+        {!idle && (
+          <button
+            type="button"
+            onClick={backToIdle}
+            aria-label="Close video"
+            className="absolute top-5 right-5 hidden size-11 place-items-center rounded-full bg-black/60 text-paper hover:text-accent focus-visible:outline-2 focus-visible:outline-accent [:fullscreen_&]:grid"
+          >
+            <CloseIcon />
+          </button>
+        )}
+      </div>
+    </li>
+  )
+}

@@ -1,0 +1,24 @@
+// Small browser helpers shared by the work grid's players.
+
+/** SPEC §9: below 768 px a video opens in a modal instead of going fullscreen. */
+export const MOBILE_QUERY = '(max-width: 767px)'
+
+export function isMobileViewport(): boolean {
+  return window.matchMedia(MOBILE_QUERY).matches
+}
+
+/** SPEC §8: a failed play is only logged; the caller returns the tile to idle. */
+export function logPlayFailure(title: string, error: unknown): void {
+  console.error(`Could not play "${title}"`, error)
+}
+
+/** Plays with sound when the browser allows it, muted otherwise (autoplay policies differ). */
+export async function playWithSoundIfAllowed(video: HTMLVideoElement): Promise<void> {
+  try {
+    await video.play()
+  } catch (error) {
+    if (!(error instanceof DOMException) || error.name !== 'NotAllowedError') throw error
+    video.muted = true
+    await video.play()
+  }
+}
