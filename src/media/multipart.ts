@@ -47,6 +47,10 @@ class Refusal extends Error {
 }
 
 const refuse = (failure: MultipartFailure) => new Refusal(failure)
+// busboy's errors for bodies that break the multipart grammar; they carry no code of their own.
+const isClientMalformed = (error: unknown) =>
+  error instanceof Error &&
+  /^(Unexpected end of (form|file)|Malformed part header|Multipart: )/.test(error.message)
 const MALFORMED = { status: 400, message: 'Malformed multipart body' } as const
 // Boundaries, part headers and CRLFs: generous, so only a body that cannot fit is refused early.
 const FRAMING_BYTES = 64 * 1024
@@ -127,7 +131,9 @@ export async function receiveMultipart(
   // Stops everything at the first failure: the parser, and reading the socket (which also ends
   // a read that is waiting on a slow client, so the answer goes out at once).
   const fail = (error: unknown) => {
-    if (!failure && !(error instanceof Refusal)) console.error('[multipart]', error)
+    // A malformed or cut-off body is the client's doing; only our own faults (disk) are logged.
+    if (!failure && !(error instanceof Refusal) && !isClientMalformed(error))
+      console.error('[multipart]', error)
     failure ??= error instanceof Refusal ? error.failure : MALFORMED
     parser.destroy()
     reader.cancel().catch(() => undefined)
@@ -142,6 +148,9 @@ export async function receiveMultipart(
     const rule = options.files[name]
     // A part with no filename is how a browser sends a file input left empty: it means "absent".
     if (!rule || !info.filename || name in files || failure) {
+      // A body that ends inside this part destroys the stream with an error; with no listener
+      // that error would escape as an uncaught exception. The parser's own 'error' reports it.
+      stream.on('error', () => undefined)
       stream.resume()
       return
     }

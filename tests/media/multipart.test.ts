@@ -120,6 +120,34 @@ describe('receiveMultipart', () => {
     await scratchIsEmpty()
   })
 
+  test('a body that ends inside a discarded part: 400, and no stray error escapes', async () => {
+    const stray: unknown[] = []
+    const onError = (error: unknown) => stray.push(error)
+    process.on('uncaughtException', onError)
+    try {
+      // An unknown file field, a file input left empty, and a repeated field: all are read and
+      // discarded, and the body ends inside each of them.
+      for (const part of [
+        'name="other"; filename="x.mp4"',
+        'name="video"; filename=""',
+        'name="video"; filename="a.mp4"\r\n\r\nabc\r\n--b\r\ncontent-disposition: form-data; name="video"; filename="b.mp4"',
+      ]) {
+        const result = await receiveMultipart(
+          post(`--b\r\ncontent-disposition: form-data; ${part}\r\n\r\nabc`, {
+            'content-type': 'multipart/form-data; boundary=b',
+          }),
+          options(),
+        )
+        expect(result.ok ? 0 : result.failure.status).toBe(400)
+      }
+      await Bun.sleep(20)
+    } finally {
+      process.off('uncaughtException', onError)
+    }
+    expect(stray).toEqual([])
+    await scratchIsEmpty()
+  })
+
   test('a declared length that cannot fit is refused before reading', async () => {
     let pulled = 0
     const body = new ReadableStream({
