@@ -30,8 +30,15 @@ export type App = {
   config: Config
   database: Database
   services: Services
-  /** `clientIp` may be a function: it is asked only by the calls that need it (rate limits). */
-  fetch(req: Request, clientIp?: string | (() => string)): Promise<Response>
+  /**
+   * `clientIp` may be a function: it is asked only by the calls that need it (rate limits).
+   * `closeIfIdle` closes the request's connection once it goes quiet (tus lock hand-over).
+   */
+  fetch(
+    req: Request,
+    clientIp?: string | (() => string),
+    closeIfIdle?: () => void,
+  ): Promise<Response>
   close(): Promise<void>
 }
 
@@ -122,7 +129,11 @@ export async function createApp(config: Config): Promise<App> {
     return answers.answer(req.url.slice(req.url.indexOf('/trpc/')), req, () => trpc(req, clientIp))
   }
 
-  async function route(req: Request, clientIp: () => string): Promise<Response> {
+  async function route(
+    req: Request,
+    clientIp: () => string,
+    closeIfIdle?: () => void,
+  ): Promise<Response> {
     const { pathname } = new URL(req.url)
     if (pathname === '/api/public/videos' && req.method === 'GET') {
       return answers.answer(
@@ -139,7 +150,7 @@ export async function createApp(config: Config): Promise<App> {
     if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
       return (await cachedTrpc(req, pathname, clientIp)) ?? trpc(req, clientIp)
     }
-    const media = handleMediaPaths(req, pathname, mediaDeps)
+    const media = handleMediaPaths(req, pathname, mediaDeps, closeIfIdle)
     if (media) return media
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return handleRest(req, await createContext(services, req, clientIp))
@@ -151,10 +162,11 @@ export async function createApp(config: Config): Promise<App> {
     config,
     database,
     services,
-    async fetch(req, clientIp = 'unknown') {
+    async fetch(req, clientIp = 'unknown', closeIfIdle) {
       let res: Response
       try {
-        res = await route(req, typeof clientIp === 'function' ? clientIp : () => clientIp)
+        const ip = typeof clientIp === 'function' ? clientIp : () => clientIp
+        res = await route(req, ip, closeIfIdle)
       } catch (error) {
         res = error instanceof AppError ? fail(error) : fail(logged(error))
       }

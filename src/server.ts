@@ -18,7 +18,12 @@ async function main() {
     // Seconds without a byte before a connection is dropped: long enough for a slow chunk,
     // short enough that a stalled client does not hold a socket for ever (tus resumes it).
     idleTimeout: config.idleTimeoutSeconds,
-    fetch: (req, srv) => app.fetch(req, () => srv.requestIP(req)?.address ?? 'unknown'),
+    fetch: (req, srv) =>
+      app.fetch(
+        req,
+        () => srv.requestIP(req)?.address ?? 'unknown',
+        () => srv.timeout(req, 1),
+      ),
     error: () =>
       Response.json(
         { status: 'error', message: 'Something went wrong. Please try again.' },

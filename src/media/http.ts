@@ -18,15 +18,21 @@ export function handleMediaPaths(
   request: Request,
   pathname: string,
   deps: MediaPathsDeps,
+  closeIfIdle?: () => void,
 ): Promise<Response> | undefined {
   if (pathname === UPLOADS_PATH || pathname.startsWith(`${UPLOADS_PATH}/`)) {
-    return uploads(request, pathname, deps)
+    return uploads(request, pathname, deps, closeIfIdle)
   }
   if (pathname.startsWith(MEDIA_PREFIX)) return media(request, pathname, deps)
   return undefined
 }
 
-async function uploads(request: Request, pathname: string, deps: MediaPathsDeps) {
+async function uploads(
+  request: Request,
+  pathname: string,
+  deps: MediaPathsDeps,
+  closeIfIdle?: () => void,
+) {
   // /uploads/ or /uploads/<one segment>; deeper paths are nobody's upload.
   if (pathname.slice(UPLOADS_PATH.length + 1).includes('/')) {
     return new Response('Not found', { status: 404 })
@@ -45,7 +51,7 @@ async function uploads(request: Request, pathname: string, deps: MediaPathsDeps)
     })
   }
   try {
-    return await deps.media.tus.handle(request, session.userId)
+    return await deps.media.tus.handle(request, session.userId, closeIfIdle)
   } finally {
     release()
   }

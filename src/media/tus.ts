@@ -2,7 +2,14 @@
 // finished upload to the video service. Incomplete uploads live in DATA_DIR/uploads for 24 h.
 import { readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ERRORS, Server, Upload } from '@tus/server'
+import {
+  type CancellationContext,
+  type DataStore,
+  ERRORS,
+  Server,
+  type ServerOptions,
+  Upload,
+} from '@tus/server'
 import { type FileKind, fileKinds, MiB, maxBytes } from '../schemas/limits.ts'
 import { msg } from '../schemas/messages.ts'
 import { DirectFileStore } from './file-store.ts'
@@ -41,8 +48,11 @@ export type UploadLookup =
   | { ok: false; reason: 'missing' | 'incomplete' }
 
 export type TusEndpoint = {
-  /** Answers a request under /uploads/; `userId` is the signed-in caller, checked before this. */
-  handle(request: Request, userId: string | null): Promise<Response>
+  /**
+   * Answers a request under /uploads/; `userId` is the signed-in caller, checked before this.
+   * `closeIfIdle` closes the request's connection once it is quiet (Bun's server.timeout).
+   */
+  handle(request: Request, userId: string | null, closeIfIdle?: () => void): Promise<Response>
   /** A finished upload that `ownerId` created, ready for the media store to take. */
   finished(id: string, ownerId: string): Promise<UploadLookup>
   /** Forgets an upload whose data file has been moved into the media store. */
@@ -55,28 +65,49 @@ export type TusEndpoint = {
   startCleanup(): () => void
 }
 
+/** What the PATCH writer needs to know about a request's body. */
+type BodyInfo = {
+  /** No Content-Length: the body's end is unknown, so the writer counts it against the size. */
+  chunked: boolean
+  /** Closes the request's connection once it goes quiet; see `stopOnRelease`. */
+  closeIfIdle?: () => void
+}
+
 /**
- * The same request with a body that ends, instead of failing, when the client goes away. Bun's
- * Readable.fromWeb turns a failed body into a bare 'close' that @tus/server's pipe() never sees,
- * so the PATCH would keep the upload's lock until the next request steals it (3 s later). Ended,
- * the bytes that did arrive are kept at once and the client resumes from them.
+ * @tus/server's PATCH handler, writing through `DirectFileStore.append` instead of its Node
+ * stream chain. Offsets, locks, hooks and answers stay the library's.
  */
-function endBodyOnDisconnect(request: Request): Request {
-  if (!request.body) return request
-  const reader = request.body.getReader()
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
+function appendingPatchHandler(
+  server: Server,
+  store: DirectFileStore,
+  bodies: WeakMap<object, BodyInfo>,
+) {
+  const Base = server.handlers.PATCH.constructor as new (
+    store: DataStore,
+    options: ServerOptions,
+  ) => Server['handlers']['PATCH']
+  return new (class extends Base {
+    protected override async writeToStore(
+      body: ReadableStream | null,
+      upload: Upload,
+      maxBodySize: number,
+      context: CancellationContext,
+    ): Promise<number> {
+      if (context.signal.aborted) throw ERRORS.ABORTED
+      const info = body ? bodies.get(body) : undefined
+      // Another request asked for this upload's lock (a client resuming after its old connection
+      // stalled): @tus/server aborts this one after lockDrainTimeout. Bun's native write cannot be
+      // stopped from here, so the stalled connection is closed, which ends the write.
+      const stopOnRelease = () => info?.closeIfIdle?.()
+      context.signal.addEventListener('abort', stopOnRelease, { once: true })
       try {
-        const { done, value } = await reader.read()
-        if (done) controller.close()
-        else controller.enqueue(value)
-      } catch {
-        controller.close()
+        const limit = info?.chunked === false ? undefined : maxBodySize
+        return await store.append(upload.id, upload.offset, body, limit)
+      } finally {
+        context.signal.removeEventListener('abort', stopOnRelease)
       }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  })
-  return new Request(request.url, { method: request.method, headers: request.headers, body })
+    }
+  })(store, server.handlers.PATCH.options)
 }
 
 const kindOf = (value: unknown): FileKind | undefined => fileKinds.find((kind) => kind === value)
@@ -87,6 +118,7 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
     expirationPeriodInMilliseconds: expiryMs,
   })
   const callers = new WeakMap<Request, string>()
+  const bodies = new WeakMap<object, BodyInfo>()
 
   const server = new Server({
     path: UPLOADS_PATH,
@@ -122,6 +154,8 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
     },
   })
 
+  server.handlers.PATCH = appendingPatchHandler(server, datastore, bodies)
+
   async function sweepStrays(): Promise<number> {
     // Pairs are `<id>` + `<id>.json`; a crash between creating one and the other leaves a half.
     const names = await readdir(dir).catch(() => [] as string[])
@@ -150,14 +184,18 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
 
   return {
     cleanUp,
-    async handle(request, userId) {
+    async handle(request, userId, closeIfIdle) {
       // Preflight carries no credentials; everything else needs a signed-in admin.
       if (request.method !== 'OPTIONS' && !userId) {
         return new Response('Please sign in to continue', { status: 401 })
       }
-      const forwarded = endBodyOnDisconnect(request)
-      if (userId) callers.set(forwarded, userId)
-      return server.handleWeb(forwarded)
+      if (request.body) {
+        const length = request.headers.get('content-length')
+        const chunked = length === null || request.headers.has('transfer-encoding')
+        bodies.set(request.body, { chunked, closeIfIdle })
+      }
+      if (userId) callers.set(request, userId)
+      return server.handleWeb(request)
     },
 
     async finished(id, ownerId) {

@@ -6,7 +6,7 @@ import { createTusEndpoint, type TusEndpoint } from '../../src/media/tus.ts'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
 import { fixtures } from '../fixtures/media.ts'
-import { patchAndDrop, tusRaw, tusUpload } from '../fixtures/tus.ts'
+import { patchAndDrop, patchAndStall, tusRaw, tusUpload } from '../fixtures/tus.ts'
 
 // A real tus endpoint on a real port; "signed in" is a fixed token per user here, the real
 // session check is covered by the integration tests.
@@ -25,12 +25,14 @@ beforeAll(async () => {
   tus = createTusEndpoint(dir)
   server = Bun.serve({
     port: 0,
+    idleTimeout: 30,
     fetch(req) {
       const { pathname } = new URL(req.url)
       if (pathname !== '/uploads' && !pathname.startsWith('/uploads/')) {
         return new Response('no', { status: 404 })
       }
-      return tus.handle(req, USERS[req.headers.get('authorization') ?? ''] ?? null)
+      const user = USERS[req.headers.get('authorization') ?? ''] ?? null
+      return tus.handle(req, user, () => server.timeout(req, 1))
     },
   })
   base = server.url.origin
@@ -111,6 +113,49 @@ describe('tus endpoint', () => {
     }
     const last = await alice().patch(path, offset, new Uint8Array(mp4.subarray(offset)))
     expect(last.status).toBe(204)
+    expect(await finishedSha(path)).toBe(sha(mp4))
+  })
+
+  test('a client that went silent mid-PATCH hands the upload over within seconds', async () => {
+    const created = await alice().create(mp4.length, { kind: 'video' })
+    const path = created.headers.get('location')!
+    const stalled = await patchAndStall(base, path, 'alice-token', 0, mp4, 1_000_000)
+    await Bun.sleep(300)
+    // The client gave up on that request and resumes on a new connection. @tus/server asks the
+    // silent PATCH to let go of the upload's lock; its connection is closed once it is quiet, so
+    // the HEAD is answered after the lock drain (3 s) and a second of silence, not after the
+    // server's idle timeout (30 s here).
+    const started = performance.now()
+    const head = await alice().head(path)
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(head.status).toBe(200)
+    const offset = Number(head.headers.get('upload-offset'))
+    expect(offset).toBeGreaterThan(0)
+    expect(offset).toBeLessThanOrEqual(1_000_000)
+    await stalled.closed
+    const rest = await alice().patch(path, offset, new Uint8Array(mp4.subarray(offset)))
+    expect(rest.status).toBe(204)
+    expect(await finishedSha(path)).toBe(sha(mp4))
+  }, 20_000)
+
+  test('a PATCH without a Content-Length is counted against the declared size', async () => {
+    const created = await alice().create(mp4.length, { kind: 'video' })
+    const path = created.headers.get('location')!
+    const streamOf = (bytes: Uint8Array) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 100_000)
+            controller.enqueue(bytes.subarray(at, at + 100_000))
+          controller.close()
+        },
+      })
+    // One byte more than the upload's size: refused, and the upload stays at its size.
+    const tooLong = await alice().patch(path, 0, streamOf(Buffer.concat([mp4, Buffer.from('x')])))
+    expect(tooLong.status).toBe(413)
+    const offset = Number((await alice().head(path)).headers.get('upload-offset'))
+    expect(offset).toBeLessThanOrEqual(mp4.length)
+    const rest = await alice().patch(path, offset, streamOf(mp4.subarray(offset)))
+    expect(rest.status).toBe(204)
     expect(await finishedSha(path)).toBe(sha(mp4))
   })
 
