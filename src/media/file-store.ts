@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { FileStore } from '@tus/file-store'
 import { ERRORS } from '@tus/server'
+import { CHECKSUM_MISMATCH, type Checksum, hasherFor } from './checksum.ts'
 import { seek } from './seek.ts'
 
 /** A body that stopped because its client went away or went quiet: keep what arrived. */
@@ -25,51 +26,72 @@ async function writeAt(handle: FileHandle, bytes: Uint8Array, position: number):
   }
 }
 
+/** Writes a body chunk by chunk from JavaScript, counting it against `limit` and hashing it. */
+async function writeCounted(
+  handle: FileHandle,
+  body: ReadableStream<Uint8Array>,
+  offset: number,
+  limit: number,
+  checksum: Checksum | undefined,
+): Promise<void> {
+  const hasher = checksum && hasherFor(checksum)
+  const end = offset + limit
+  let position = offset
+  for await (const chunk of body) {
+    const kept = chunk.subarray(0, end - position)
+    await writeAt(handle, kept, position)
+    hasher?.update(kept)
+    position += chunk.length
+    if (position > end) throw ERRORS.ERR_MAX_SIZE_EXCEEDED
+  }
+  if (checksum && hasher?.digest('base64') !== checksum.digest) throw CHECKSUM_MISMATCH
+}
+
 export class DirectFileStore extends FileStore {
   private readonly dir: string
 
   constructor(options: ConstructorParameters<typeof FileStore>[0]) {
     super(options)
     this.dir = options.directory
+    this.extensions = [...this.extensions, 'checksum']
   }
 
   /**
    * Writes a PATCH body into upload `id` from `offset` (which @tus/server has checked, under the
    * upload's lock, to be the file's size) and answers the new offset. `limit` bounds a body of
    * unknown length (chunked transfer); with a Content-Length, HTTP framing bounds the body and
-   * @tus/server has checked that it fits.
+   * @tus/server has checked that it fits. With a `checksum`, the body is kept only if it matches
+   * (whole: a cut-off body cannot be verified, so nothing of it is kept).
    */
   async append(
     id: string,
     offset: number,
     body: ReadableStream<Uint8Array> | null,
-    limit?: number,
-  ) {
+    { limit, checksum }: { limit?: number; checksum?: Checksum } = {},
+  ): Promise<number> {
     const path = join(this.dir, id)
     const handle = await open(path, 'r+')
     try {
-      if (body && limit === undefined && seek(handle.fd, offset)) {
+      if (!body) {
+        // Nothing to write.
+      } else if (limit === undefined && !checksum && seek(handle.fd, offset)) {
         // Bun's own body-to-file path writes at the descriptor's position with no JavaScript
         // per chunk, and holds the socket when the disk is slower than the client.
         await Bun.write(Bun.file(handle.fd), new Response(body))
-      } else if (body) {
-        let position = offset
-        const end = offset + (limit ?? Number.POSITIVE_INFINITY)
-        for await (const chunk of body) {
-          await writeAt(handle, chunk.subarray(0, end - position), position)
-          position += chunk.length
-          if (position > end) throw ERRORS.ERR_MAX_SIZE_EXCEEDED
-        }
+      } else {
+        await writeCounted(handle, body, offset, limit ?? Number.POSITIVE_INFINITY, checksum)
       }
     } catch (error) {
-      if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED) throw error
-      if (!clientGone(error)) {
+      const refused = error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === CHECKSUM_MISMATCH
+      if (!refused && !clientGone(error)) {
         // A fault of ours (disk full, I/O error): drop this request's bytes so the offset is
         // one the client can trust, and let it send them again.
         console.error('[tus] write failed', error)
         await handle.truncate(offset).catch(() => undefined)
         throw ERRORS.FILE_WRITE_ERROR
       }
+      if (checksum) await handle.truncate(offset)
+      if (refused) throw error
     } finally {
       await handle.close().catch(() => undefined)
     }

@@ -12,6 +12,7 @@ import {
 } from '@tus/server'
 import { type FileKind, fileKinds, MiB, maxBytes } from '../schemas/limits.ts'
 import { msg } from '../schemas/messages.ts'
+import { CHECKSUM_ALGORITHMS, type Checksum, parseChecksum } from './checksum.ts'
 import { DirectFileStore } from './file-store.ts'
 import { kindAccepts, sniffFile } from './sniff.ts'
 
@@ -71,6 +72,8 @@ type BodyInfo = {
   chunked: boolean
   /** Closes the request's connection once it goes quiet; see `stopOnRelease`. */
   closeIfIdle?: () => void
+  /** The client's Upload-Checksum of this body. */
+  checksum?: Checksum
 }
 
 /**
@@ -102,7 +105,10 @@ function appendingPatchHandler(
       context.signal.addEventListener('abort', stopOnRelease, { once: true })
       try {
         const limit = info?.chunked === false ? undefined : maxBodySize
-        return await store.append(upload.id, upload.offset, body, limit)
+        return await store.append(upload.id, upload.offset, body, {
+          limit,
+          checksum: info?.checksum,
+        })
       } finally {
         context.signal.removeEventListener('abort', stopOnRelease)
       }
@@ -125,6 +131,7 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
     datastore,
     // Relative: right behind any proxy, whatever host or scheme it rewrites.
     relativeLocation: true,
+    allowedHeaders: ['Upload-Checksum'],
     namingFunction: newId,
     getFileIdFromRequest: (_req, last) => (last && ID_RE.test(last) ? last : undefined),
     // Creation: decided from the declared length and kind, before a byte is stored.
@@ -189,13 +196,25 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
       if (request.method !== 'OPTIONS' && !userId) {
         return new Response('Please sign in to continue', { status: 401 })
       }
+      const checksumHeader = request.headers.get('upload-checksum')
+      const checksum = checksumHeader === null ? undefined : parseChecksum(checksumHeader)
+      if (request.method === 'PATCH' && checksumHeader !== null && !checksum) {
+        return new Response('Unsupported checksum algorithm', {
+          status: 400,
+          headers: { 'Tus-Resumable': '1.0.0' },
+        })
+      }
       if (request.body) {
         const length = request.headers.get('content-length')
         const chunked = length === null || request.headers.has('transfer-encoding')
-        bodies.set(request.body, { chunked, closeIfIdle })
+        bodies.set(request.body, { chunked, closeIfIdle, checksum })
       }
       if (userId) callers.set(request, userId)
-      return server.handleWeb(request)
+      const response = await server.handleWeb(request)
+      if (request.method === 'OPTIONS') {
+        response.headers.set('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','))
+      }
+      return response
     },
 
     async finished(id, ownerId) {

@@ -159,6 +159,45 @@ describe('tus endpoint', () => {
     expect(await finishedSha(path)).toBe(sha(mp4))
   })
 
+  test('checksums: a matching chunk is kept, a wrong or cut-off one is not', async () => {
+    const options = await fetch(`${base}/uploads/`, { method: 'OPTIONS' })
+    expect(options.headers.get('tus-extension')?.split(',')).toContain('checksum')
+    expect(options.headers.get('tus-checksum-algorithm')).toBe('sha1,md5,sha256')
+
+    const created = await alice().create(mp4.length, { kind: 'video' })
+    const path = created.headers.get('location')!
+    const offsetNow = async () => Number((await alice().head(path)).headers.get('upload-offset'))
+    const digest = (algorithm: 'sha1' | 'md5' | 'sha256', bytes: Uint8Array) =>
+      `${algorithm} ${new Bun.CryptoHasher(algorithm).update(bytes).digest('base64')}`
+    const first = new Uint8Array(mp4.subarray(0, 1_000_000))
+    const rest = new Uint8Array(mp4.subarray(1_000_000))
+
+    const wrong = await alice().patch(path, 0, first, {
+      'Upload-Checksum': digest('sha1', rest),
+    })
+    expect(wrong.status).toBe(460)
+    expect(await offsetNow()).toBe(0)
+    const unknown = await alice().patch(path, 0, first, { 'Upload-Checksum': 'crc32 AAAA' })
+    expect(unknown.status).toBe(400)
+    expect(await offsetNow()).toBe(0)
+    const cut = await patchAndStall(base, path, 'alice-token', 0, first, 400_000, {
+      'Upload-Checksum': digest('md5', first),
+    })
+    await Bun.sleep(100)
+    await cut.drop()
+    await Bun.sleep(100)
+    expect(await offsetNow()).toBe(0)
+
+    const right = await alice().patch(path, 0, first, { 'Upload-Checksum': digest('sha1', first) })
+    expect(right.status).toBe(204)
+    expect(await offsetNow()).toBe(first.length)
+    const last = await alice().patch(path, first.length, rest, {
+      'Upload-Checksum': digest('sha256', rest),
+    })
+    expect(last.status).toBe(204)
+    expect(await finishedSha(path)).toBe(sha(mp4))
+  })
+
   test('Upload-Length over the kind limit: 413 with SPEC message, nothing written', async () => {
     const before = await readdir(dir)
     const cases = [
