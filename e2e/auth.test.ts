@@ -77,10 +77,33 @@ test('a wrong password shows "Invalid credentials" and re-enables the button', a
   await page.goto('/login')
   await signIn(page, ADMIN_EMAIL, 'wrong-password')
   await page.getByText('Invalid credentials').waitFor()
+  const shown = Date.now()
   await expect(page.getByRole('button', { name: 'Sign In' }).isEnabled()).resolves.toBe(true)
   expect(new URL(page.url()).pathname).toBe('/login')
+
+  // SPEC §4: toasts sit at top-center; an error lasts 4000 ms and is removed 1000 ms after its
+  // dismissal, whether its time ran out or the close button dismissed it.
+  const toaster = page.locator('[data-sonner-toaster]')
+  expect(await toaster.getAttribute('data-y-position')).toBe('top')
+  expect(await toaster.getAttribute('data-x-position')).toBe('center')
+  const toast = page.locator('[data-sonner-toast]', { hasText: 'Invalid credentials' })
+  const removedAfter = async (start: number) => {
+    await toast.waitFor({ state: 'detached', timeout: 15_000 })
+    return Date.now() - start
+  }
+  const timedOut = await removedAfter(shown)
+  expect(timedOut).toBeGreaterThanOrEqual(4900)
+  expect(timedOut).toBeLessThan(9000)
+
+  await signIn(page, ADMIN_EMAIL, 'wrong-password')
+  await toast.waitFor()
+  const closed = Date.now()
+  await toast.locator('[data-close-button]').click()
+  const dismissed = await removedAfter(closed)
+  expect(dismissed).toBeGreaterThanOrEqual(950)
+  expect(dismissed).toBeLessThan(3500)
   assertClean()
-}, 30_000)
+}, 40_000)
 
 test('forgot password → e-mailed link → new password → sign in with it', async () => {
   await createAdmin('resetter', 'resetter@studio.test', 'first-pass-1')
