@@ -101,7 +101,7 @@ async function viaTus(tus: Awaited<ReturnType<typeof tusServer>>, source: string
 /** Writes back dirty pages first, so no run pays for the one before it. */
 const settle = () => Bun.spawnSync(['sync'])
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
-const ROUNDS = Number(process.env.UPLOAD_ROUNDS ?? 3)
+const ROUNDS = Number(process.env.UPLOAD_ROUNDS ?? 5)
 
 console.log(
   `bench/upload (${new Date().toISOString()}, Bun ${Bun.version}, tus chunk ${CHUNK / 1048576} MiB, median of ${ROUNDS})`,

@@ -4,7 +4,7 @@
 // request's web stream instead and lets Bun move it to the file natively.
 // Not an fd opened for appending: for a body it already holds whole, Bun.write preallocates the
 // file from 0 to the body's length, and O_APPEND then lands the bytes after that (measured in
-// 1.4.5: a 2,860-byte first chunk made a 5,720-byte file).
+// 1.4.5: a 2,860-byte first chunk made a 5,720-byte file); see also nativeWriteIsSafe.
 // Semantics are the store's own: what arrived before a failure stays, and the next HEAD reports
 // it (the offset is the file's size).
 import { type FileHandle, open, stat } from 'node:fs/promises'
@@ -25,6 +25,20 @@ async function writeAt(handle: FileHandle, bytes: Uint8Array, position: number):
     done += (await handle.write(bytes, done, bytes.length - done, position + done)).bytesWritten
   }
 }
+
+/**
+ * Whether Bun.write may take this body. For a body it already holds whole, Bun first
+ * preallocates the file from 0 to the body's length (fallocate mode 0, measured in 1.4.5). While
+ * the upload is shorter than that, this grows the file before the bytes land, and a crash in
+ * between would leave zeros that the next HEAD reports as received. That cannot happen once the
+ * offset is at least the body's length (preallocation then changes nothing), nor for a body far
+ * larger than what Bun reads ahead of the handler (bodies of 100 and 600 KB were held whole when
+ * the handler started 300 ms late; 3 MB and more never were). Other bodies, and those without a
+ * length, are written from JavaScript.
+ */
+const NEVER_HELD_WHOLE = 16 * 1024 * 1024
+const nativeWriteIsSafe = (offset: number, length: number | undefined) =>
+  length !== undefined && (length <= offset || length >= NEVER_HELD_WHOLE)
 
 /** Writes a body chunk by chunk from JavaScript, counting it against `limit` and hashing it. */
 async function writeCounted(
@@ -58,28 +72,28 @@ export class DirectFileStore extends FileStore {
 
   /**
    * Writes a PATCH body into upload `id` from `offset` (which @tus/server has checked, under the
-   * upload's lock, to be the file's size) and answers the new offset. `limit` bounds a body of
-   * unknown length (chunked transfer); with a Content-Length, HTTP framing bounds the body and
-   * @tus/server has checked that it fits. With a `checksum`, the body is kept only if it matches
-   * (whole: a cut-off body cannot be verified, so nothing of it is kept).
+   * upload's lock, to be the file's size) and answers the new offset. `limit` is what the upload
+   * may still take; `length` is the body's Content-Length, when it has one (HTTP framing then
+   * bounds the body, and @tus/server has checked that it fits). With a `checksum`, the body is
+   * kept only if it matches (whole: a cut-off body cannot be verified, so none of it is kept).
    */
   async append(
     id: string,
     offset: number,
     body: ReadableStream<Uint8Array> | null,
-    { limit, checksum }: { limit?: number; checksum?: Checksum } = {},
+    { limit, length, checksum }: { limit: number; length?: number; checksum?: Checksum },
   ): Promise<number> {
     const path = join(this.dir, id)
     const handle = await open(path, 'r+')
     try {
       if (!body) {
         // Nothing to write.
-      } else if (limit === undefined && !checksum && seek(handle.fd, offset)) {
+      } else if (nativeWriteIsSafe(offset, length) && !checksum && seek(handle.fd, offset)) {
         // Bun's own body-to-file path writes at the descriptor's position with no JavaScript
         // per chunk, and holds the socket when the disk is slower than the client.
         await Bun.write(Bun.file(handle.fd), new Response(body))
       } else {
-        await writeCounted(handle, body, offset, limit ?? Number.POSITIVE_INFINITY, checksum)
+        await writeCounted(handle, body, offset, limit, checksum)
       }
     } catch (error) {
       const refused = error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === CHECKSUM_MISMATCH

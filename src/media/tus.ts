@@ -68,8 +68,8 @@ export type TusEndpoint = {
 
 /** What the PATCH writer needs to know about a request's body. */
 type BodyInfo = {
-  /** No Content-Length: the body's end is unknown, so the writer counts it against the size. */
-  chunked: boolean
+  /** The body's Content-Length; undefined for a chunked body, whose end is unknown. */
+  length?: number
   /** Closes the request's connection once it goes quiet; see `stopOnRelease`. */
   closeIfIdle?: () => void
   /** The client's Upload-Checksum of this body. */
@@ -104,9 +104,9 @@ function appendingPatchHandler(
       const stopOnRelease = () => info?.closeIfIdle?.()
       context.signal.addEventListener('abort', stopOnRelease, { once: true })
       try {
-        const limit = info?.chunked === false ? undefined : maxBodySize
         return await store.append(upload.id, upload.offset, body, {
-          limit,
+          limit: maxBodySize,
+          length: info?.length,
           checksum: info?.checksum,
         })
       } finally {
@@ -205,9 +205,10 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
         })
       }
       if (request.body) {
-        const length = request.headers.get('content-length')
-        const chunked = length === null || request.headers.has('transfer-encoding')
-        bodies.set(request.body, { chunked, closeIfIdle, checksum })
+        const declared = request.headers.get('content-length')
+        const framed = declared !== null && !request.headers.has('transfer-encoding')
+        const length = framed ? Number(declared) : undefined
+        bodies.set(request.body, { length, closeIfIdle, checksum })
       }
       if (userId) callers.set(request, userId)
       const response = await server.handleWeb(request)
