@@ -18,6 +18,13 @@ function freePort(): number {
 
 export type E2EServer = Awaited<ReturnType<typeof startServer>>
 
+// A test that fails before its stop() must not leave a server running after the test run;
+// tests/helpers/preload.ts calls this once every test has run.
+const running = new Set<ReturnType<typeof Bun.spawn>>()
+export function killStrayServers(): void {
+  for (const child of running) child.kill('SIGKILL')
+}
+
 export async function startServer(env: Record<string, string> = {}) {
   const db = await createTestDatabase()
   const port = freePort()
@@ -46,6 +53,9 @@ export async function startServer(env: Record<string, string> = {}) {
       stdout: 'pipe',
       stderr: 'pipe',
     })
+    const child = proc
+    running.add(child)
+    void child.exited.then(() => running.delete(child))
     for (const stream of [proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[]) {
       void (async () => {
         for await (const chunk of stream) output += new TextDecoder().decode(chunk)
