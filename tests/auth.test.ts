@@ -280,5 +280,44 @@ describe('cached sessions stay truthful', () => {
     expect(cache.get('a', 31_000)).toBeUndefined()
     cache.forgetUser('u2')
     expect(cache.get('c', 1_000)).toBeUndefined()
+    // A check that began before a forget does not put its older answer back.
+    const before = cache.generation
+    cache.forget('a')
+    cache.set('a', { value: 'A', userId: 'u1', expiresAt: 60_000 }, 1_000, before)
+    expect(cache.get('a', 1_000)).toBeUndefined()
+  })
+
+  test('requests that find a session stale share one database check; logout still wins', async () => {
+    const { createLucia } = await import('../src/auth/lucia.ts')
+    const { createAuthService } = await import('../src/services/auth.ts')
+    const { createMailer } = await import('../src/mail/mailer.ts')
+    const lucia = createLucia(t.app.database.authSql)
+    let checks = 0
+    const counted = Object.assign(Object.create(lucia), {
+      validateSession: (id: string) => {
+        checks++
+        return lucia.validateSession(id)
+      },
+    }) as typeof lucia
+    // A second auth service on the same database: its cache starts empty, as after the entry
+    // of a busy session went stale.
+    const auth = createAuthService({
+      db: t.app.database.db,
+      lucia: counted,
+      mailer: createMailer({ outboxDir: join(t.dataDir, 'outbox'), from: 'test@studio.test' }),
+      publicUrl: 'http://localhost',
+    })
+    const token = await t.login()
+    const answers = await Promise.all(Array.from({ length: 50 }, () => auth.validate(token)))
+    expect(checks).toBe(1)
+    expect(new Set(answers.map((a) => a?.id)).size).toBe(1)
+    expect(answers[0]?.user.email).toBe(ADMIN_EMAIL)
+
+    // A logout while a check is under way: the check's answer is not cached after it.
+    auth.forgetUser(answers[0]!.user._id)
+    const racing = auth.validate(token)
+    await auth.logout(answers[0]!.id)
+    await racing
+    expect(await auth.validate(token)).toBeNull()
   })
 })

@@ -6,6 +6,7 @@ export type CachedSession<S> = { value: S; userId: string; expiresAt: number; ch
 
 export class SessionCache<S> {
   private entries = new Map<string, CachedSession<S>>()
+  private forgets = 0
   constructor(
     private readonly freshMs = 30_000,
     private readonly maxEntries = 10_000,
@@ -21,7 +22,23 @@ export class SessionCache<S> {
     return e.value
   }
 
-  set(id: string, entry: Omit<CachedSession<S>, 'checkedAt'>, now = Date.now()): void {
+  /** Changes whenever something is forgotten; see `set`. */
+  get generation(): number {
+    return this.forgets
+  }
+
+  /**
+   * Keeps a checked session. `checkedIn`, the generation read before the database check began,
+   * drops the entry if anything was forgotten meanwhile: a logout racing a check must not be
+   * undone by the check's older answer.
+   */
+  set(
+    id: string,
+    entry: Omit<CachedSession<S>, 'checkedAt'>,
+    now = Date.now(),
+    checkedIn = this.forgets,
+  ): void {
+    if (checkedIn !== this.forgets) return
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: the first key is the oldest.
       const oldest = this.entries.keys().next().value
@@ -31,10 +48,12 @@ export class SessionCache<S> {
   }
 
   forget(id: string): void {
+    this.forgets++
     this.entries.delete(id)
   }
 
   forgetUser(userId: string): void {
+    this.forgets++
     for (const [id, e] of this.entries) if (e.userId === userId) this.entries.delete(id)
   }
 }
