@@ -46,14 +46,34 @@ const baselineUrl = `http://127.0.0.1:${await firstLine(baseline.stdout as Reada
 
 // One wrk thread: the other core is the server's (2 cores in all).
 const load = { connections: 64, seconds: SECONDS, threads: 1 }
-const row = (name: string, r: WrkResult, base?: WrkResult) =>
-  `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  errors ${r.errors}${base ? `  ratio ${(r.rps / base.rps).toFixed(2)}` : ''}`
+const row = (name: string, r: WrkResult & { steal: number }, base?: WrkResult) =>
+  `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  errors ${r.errors}  cpu steal ${r.steal.toFixed(0).padStart(2)} %${base ? `  ratio ${(r.rps / base.rps).toFixed(2)}` : ''}`
 
-// Warm-up, then measure each in turn (one at a time: two cores are shared by server and wrk).
-await wrk(publicUrl, { connections: 16, seconds: 3 })
-const base = await wrk(baselineUrl, load)
-const pub = await wrk(publicUrl, load)
-const list = await wrk(trpcUrl, { ...load, headers: { Authorization: `Bearer ${token}` } })
+/** CPU time the hypervisor gave to others (/proc/stat); a run with much of it measures the host. */
+async function cpuTimes(): Promise<{ steal: number; total: number }> {
+  const line = (await Bun.file('/proc/stat').text()).split('\n')[0]!
+  const values = line.trim().split(/\s+/).slice(1, 9).map(Number)
+  return { steal: values[7] ?? 0, total: values.reduce((a, b) => a + b, 0) }
+}
+async function withSteal<T>(run: () => Promise<T>): Promise<T & { steal: number }> {
+  const before = await cpuTimes()
+  const result = await run()
+  const after = await cpuTimes()
+  const steal = (100 * (after.steal - before.steal)) / Math.max(1, after.total - before.total)
+  return { ...result, steal }
+}
+
+// Each in turn (one at a time: two cores are shared by server and wrk), each right after 3 s of
+// warm-up on the same URL. This VM is slow to wake: after ~30 s without load, even the bare
+// baseline shows a p99 near 100 ms in its first seconds (measured: 95 ms, max 190 ms, against
+// 4.8 ms when warm), so an unwarmed run measures the machine, not the server.
+const measure = async (url: string, headers?: Record<string, string>) => {
+  await wrk(url, { connections: 16, seconds: 3, headers })
+  return withSteal(() => wrk(url, { ...load, headers }))
+}
+const base = await measure(baselineUrl)
+const pub = await measure(publicUrl)
+const list = await measure(trpcUrl, { Authorization: `Bearer ${token}` })
 baseline.kill()
 
 console.log(
@@ -86,7 +106,7 @@ async function tusUpload(): Promise<{ ok: boolean; seconds: number }> {
   return { ok: true, seconds: (performance.now() - started) / 1000 }
 }
 const [soak, upload] = await Promise.all([
-  wrk(publicUrl, { connections: 200, seconds: SOAK_SECONDS, threads: 1 }),
+  withSteal(() => wrk(publicUrl, { connections: 200, seconds: SOAK_SECONDS, threads: 1 })),
   tusUpload(),
 ])
 console.log(row(`200 clients + upload (${SOAK_SECONDS} s)`, soak))
@@ -95,14 +115,9 @@ console.log(
 )
 
 await server.stop()
-const ratio = pub.rps / base.rps
-const pass =
-  ratio >= 0.5 &&
-  pub.p99 <= 20 &&
-  pub.errors === 0 &&
-  list.errors === 0 &&
-  soak.errors === 0 &&
-  upload.ok
+// Both measured paths are held to the targets, not only the public one.
+const meets = (r: WrkResult) => r.rps / base.rps >= 0.5 && r.p99 <= 20 && r.errors === 0
+const pass = meets(pub) && meets(list) && soak.errors === 0 && upload.ok
 console.log(
   `targets (ratio ≥ 0.5, p99 ≤ 20 ms, 0 errors, upload completes): ${pass ? 'met' : 'NOT met'}`,
 )

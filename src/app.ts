@@ -5,8 +5,9 @@ import type { Config } from './config.ts'
 import { type Database, openDatabase, runMigrations } from './database.ts'
 import { AppError } from './errors.ts'
 import { readCapped } from './http/body.ts'
+import { pathnameOf } from './http/pathname.ts'
 import { AnswerCache } from './http/response-cache.ts'
-import { withSecurityHeaders } from './http/security-headers.ts'
+import { markSecured, withSecurityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
 import { handleMediaPaths, type MediaPathsDeps } from './media/http.ts'
 import { startMedia } from './media/index.ts'
@@ -114,7 +115,7 @@ export async function createApp(config: Config): Promise<App> {
     })
   }
 
-  const answers = new AnswerCache(services.videos.version, withSecurityHeaders)
+  const answers = new AnswerCache(services.videos.version, withSecurityHeaders, markSecured)
 
   /**
    * GET queries of video reads depend only on their URL and the videos' version, so their bytes
@@ -134,7 +135,7 @@ export async function createApp(config: Config): Promise<App> {
     clientIp: () => string,
     closeIfIdle?: () => void,
   ): Promise<Response> {
-    const { pathname } = new URL(req.url)
+    const pathname = pathnameOf(req.url)
     if (pathname === '/api/public/videos' && req.method === 'GET') {
       return answers.answer(
         'rest:public',

@@ -22,9 +22,18 @@ const HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 }
 
+// Answers made from headers that already carry these (cached answers, src/http/response-cache.ts).
+// A WeakSet, because even reading `res.headers` costs Bun a Headers object per answer.
+const secured = new WeakSet<Response>()
+
+/** Notes that `res` was built from headers that withSecurityHeaders already set. */
+export function markSecured(res: Response): Response {
+  secured.add(res)
+  return res
+}
+
 export function withSecurityHeaders(res: Response): Response {
-  // Cached answers carry them already (src/http/response-cache.ts).
-  if (res.headers.has('content-security-policy')) return res
+  if (secured.has(res) || res.headers.has('content-security-policy')) return res
   for (const [k, v] of Object.entries(HEADERS)) {
     try {
       res.headers.set(k, v)
