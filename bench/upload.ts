@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer } from '../e2e/support/server.ts'
 import { fixtures } from '../tests/fixtures/media.ts'
-import { tusUpload } from '../tests/fixtures/tus.ts'
+import { tusRaw, tusUpload } from '../tests/fixtures/tus.ts'
 
 const GiB = 1024 ** 3
 const MB = 1e6
@@ -78,11 +78,7 @@ async function tusServer(warmUpSource: string) {
       kind: 'video',
       chunkSize: CHUNK,
     })
-  const remove = (url: string) =>
-    fetch(url, {
-      method: 'DELETE',
-      headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` },
-    })
+  const remove = (url: string) => tusRaw(server.url, token).remove(new URL(url).pathname)
   await remove((await upload(warmUpSource)).url)
   return { server, upload, remove, rssBefore: await server.rss() }
 }

@@ -118,16 +118,7 @@ export class DirectFileStore extends FileStore {
     let position = offset
     try {
       for await (const chunk of readable as AsyncIterable<Uint8Array>) {
-        let done = 0
-        while (done < chunk.length) {
-          const { bytesWritten } = await handle.write(
-            chunk,
-            done,
-            chunk.length - done,
-            position + done,
-          )
-          done += bytesWritten
-        }
+        await writeAt(handle, chunk, position)
         position += chunk.length
       }
     } catch {
