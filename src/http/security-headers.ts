@@ -22,8 +22,9 @@ const HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 }
 
-// Answers made from headers that already carry these (cached answers, src/http/response-cache.ts).
-// A WeakSet, because even reading `res.headers` costs Bun a Headers object per answer.
+// Answers that carry these already: those secured here, and cached answers built from secured
+// headers (src/http/response-cache.ts). A WeakSet, because reading `res.headers` to find out
+// costs Bun a Headers object per answer.
 const secured = new WeakSet<Response>()
 
 /** Notes that `res` was built from headers that withSecurityHeaders already set. */
@@ -33,7 +34,7 @@ export function markSecured(res: Response): Response {
 }
 
 export function withSecurityHeaders(res: Response): Response {
-  if (secured.has(res) || res.headers.has('content-security-policy')) return res
+  if (secured.has(res)) return res
   for (const [k, v] of Object.entries(HEADERS)) {
     try {
       res.headers.set(k, v)
@@ -41,8 +42,8 @@ export function withSecurityHeaders(res: Response): Response {
       // Immutable headers (a proxied Response): copy into a new one.
       const copy = new Response(res.body, res)
       for (const [k2, v2] of Object.entries(HEADERS)) copy.headers.set(k2, v2)
-      return copy
+      return markSecured(copy)
     }
   }
-  return res
+  return markSecured(res)
 }
