@@ -72,6 +72,28 @@ test('the guard sends a visitor to sign-in and back to the page they wanted', as
   assertClean()
 }, 60_000)
 
+test('sign-in follows only a same-site redirect; any other goes to the dashboard', async () => {
+  const { page, assertClean } = await openPage(browser, { baseURL: server.url })
+  const cases = [
+    ['https://evil.example/steal', '/dashboard'],
+    ['//evil.example/steal', '/dashboard'],
+    ['/\\evil.example/steal', '/dashboard'],
+    ['javascript:alert(1)', '/dashboard'],
+    ['/dashboard/admins?from=mail#top', '/dashboard/admins?from=mail#top'],
+  ] as const
+  for (const [target, landing] of cases) {
+    await page.goto(`/auth/signin?redirect=${encodeURIComponent(target)}`)
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD)
+    await page.waitForURL((url) => url.pathname + url.search + url.hash === landing, {
+      timeout: 10_000,
+    })
+    expect(new URL(page.url()).origin).toBe(server.url)
+    // Signed out again (stored auth only) for the next case.
+    await page.evaluate(() => localStorage.removeItem('auth-storage'))
+  }
+  assertClean()
+}, 90_000)
+
 test('a wrong password shows "Invalid credentials" and re-enables the button', async () => {
   const { page, assertClean } = await openPage(browser, { baseURL: server.url, allow: expected401 })
   await page.goto('/login')

@@ -28,3 +28,11 @@ test('the configured admin signs in through the API', async () => {
   expect(user.role).toBe('super_admin')
   expect(token.length).toBeGreaterThan(30)
 })
+
+test('the built app serves /favicon.ico as the committed icon, not its HTML', async () => {
+  const res = await fetch(`${server.url}/favicon.ico`)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toBe('image/x-icon')
+  const committed = await Bun.file(`${import.meta.dir}/../web/public/favicon.ico`).bytes()
+  expect(new Uint8Array(await res.arrayBuffer())).toEqual(committed)
+})

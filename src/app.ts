@@ -7,7 +7,7 @@ import { AppError } from './errors.ts'
 import { readCapped } from './http/body.ts'
 import { pathnameOf } from './http/pathname.ts'
 import { AnswerCache } from './http/response-cache.ts'
-import { markSecured, withSecurityHeaders } from './http/security-headers.ts'
+import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
 import { handleMediaPaths, type MediaPathsDeps } from './media/http.ts'
 import { startMedia } from './media/index.ts'
@@ -115,7 +115,12 @@ export async function createApp(config: Config): Promise<App> {
     })
   }
 
-  const answers = new AnswerCache(services.videos.version, withSecurityHeaders, markSecured)
+  // A stored answer gets the Cache-Control its caller asks for; refusals on the way are not kept.
+  const answers = new AnswerCache(
+    services.videos.version,
+    (res) => withSecurityHeaders(res, NO_STORE),
+    markSecured,
+  )
 
   /**
    * GET queries of video reads depend only on their URL and the videos' version, so their bytes
@@ -127,15 +132,20 @@ export async function createApp(config: Config): Promise<App> {
     const needsSession = procedures.some((p) => p !== 'videos.publicList')
     const token = bearerToken(req)
     if (needsSession && !(token && (await services.auth.validate(token)))) return null
-    return answers.answer(req.url.slice(req.url.indexOf('/trpc/')), req, () => trpc(req, clientIp))
+    return answers.answer(
+      req.url.slice(req.url.indexOf('/trpc/')),
+      req,
+      () => trpc(req, clientIp),
+      needsSession ? NO_STORE : undefined,
+    )
   }
 
   async function route(
     req: Request,
+    pathname: string,
     clientIp: () => string,
     closeIfIdle?: () => void,
   ): Promise<Response> {
-    const pathname = pathnameOf(req.url)
     if (pathname === '/api/public/videos' && req.method === 'GET') {
       return answers.answer(
         'rest:public',
@@ -164,14 +174,17 @@ export async function createApp(config: Config): Promise<App> {
     database,
     services,
     async fetch(req, clientIp = 'unknown', closeIfIdle) {
+      const pathname = pathnameOf(req.url)
       let res: Response
       try {
         const ip = typeof clientIp === 'function' ? clientIp : () => clientIp
-        res = await route(req, ip, closeIfIdle)
+        res = await route(req, pathname, ip, closeIfIdle)
       } catch (error) {
         res = error instanceof AppError ? fail(error) : fail(logged(error))
       }
-      return withSecurityHeaders(res)
+      // API answers belong to their caller (sessions, tokens, admin data) and are never stored;
+      // the public reads among them are cached answers that set their own Cache-Control.
+      return withSecurityHeaders(res, isApiPath(pathname) ? NO_STORE : undefined)
     },
     async close() {
       stopMedia()
@@ -180,6 +193,12 @@ export async function createApp(config: Config): Promise<App> {
     },
   }
 }
+
+const isApiPath = (pathname: string) =>
+  pathname === '/api' ||
+  pathname.startsWith('/api/') ||
+  pathname === '/trpc' ||
+  pathname.startsWith('/trpc/')
 
 function logged(error: unknown): unknown {
   console.error('[app]', error)

@@ -14,13 +14,16 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-const HEADERS: Record<string, string> = {
+const HEADERS = Object.entries({
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin',
-}
+})
+
+/** For answers about or for one signed-in admin (and tokens): no browser or proxy keeps them. */
+export const NO_STORE = 'no-store'
 
 // Answers that carry these already: those secured here, and cached answers built from secured
 // headers (src/http/response-cache.ts). A WeakSet, because reading `res.headers` to find out
@@ -33,17 +36,24 @@ export function markSecured(res: Response): Response {
   return res
 }
 
-export function withSecurityHeaders(res: Response): Response {
+/**
+ * Sets the headers every answer carries, and `cacheControl` where the answer has no
+ * Cache-Control of its own (cached answers and static files choose theirs).
+ */
+export function withSecurityHeaders(res: Response, cacheControl?: string): Response {
   if (secured.has(res)) return res
-  for (const [k, v] of Object.entries(HEADERS)) {
-    try {
-      res.headers.set(k, v)
-    } catch {
-      // Immutable headers (a proxied Response): copy into a new one.
-      const copy = new Response(res.body, res)
-      for (const [k2, v2] of Object.entries(HEADERS)) copy.headers.set(k2, v2)
-      return markSecured(copy)
-    }
+  try {
+    secure(res.headers, cacheControl)
+    return markSecured(res)
+  } catch {
+    // Immutable headers (a proxied Response): copy into a new one.
+    const copy = new Response(res.body, res)
+    secure(copy.headers, cacheControl)
+    return markSecured(copy)
   }
-  return markSecured(res)
+}
+
+function secure(headers: Headers, cacheControl: string | undefined) {
+  for (const [k, v] of HEADERS) headers.set(k, v)
+  if (cacheControl && !headers.has('cache-control')) headers.set('Cache-Control', cacheControl)
 }

@@ -12,6 +12,7 @@ import { lazy, Suspense } from 'react'
 import { AdminsPage } from './admins/AdminsPage.tsx'
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage.tsx'
 import { MissingResetToken, ResetPasswordPage } from './auth/ResetPasswordPage.tsx'
+import { safeRedirect } from './auth/redirect.ts'
 import { SignInPage } from './auth/SignInPage.tsx'
 import { DashboardLayout } from './layout/DashboardLayout.tsx'
 import { OverviewPage } from './pages/OverviewPage.tsx'
@@ -35,14 +36,11 @@ export interface RouterContext {
   queryClient: QueryClient
 }
 
-/** Only same-site paths are followed after sign-in ("//evil.example" is not a path). */
-export const safeRedirect = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : undefined
-
-const signInSearch = (search: Record<string, unknown>): { redirect?: string } => {
-  const target = safeRedirect(search.redirect)
-  return target ? { redirect: target } : {}
-}
+// `redirect` always set, to undefined when unsafe: the route's search is this object spread over
+// the raw one, so leaving the key out would keep the raw value.
+const signInSearch = (search: Record<string, unknown>): { redirect?: string } => ({
+  redirect: safeRedirect(search.redirect),
+})
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Outlet,

@@ -1,36 +1,58 @@
 // The typed tRPC hooks and the client: Bearer token on every call, and one place that reacts
 // to a 401 (SPEC §4: clear auth and go to sign-in, except for the login call itself).
-import { httpBatchLink, type TRPCLink } from '@trpc/client'
+import { httpBatchLink, type OperationContext, type TRPCLink } from '@trpc/client'
 import { createTRPCReact } from '@trpc/react-query'
 import { observable } from '@trpc/server/observable'
 import type { AppRouter } from './api.ts'
 import { isUnauthorized } from './lib/errors.ts'
-import { handleUnauthorized } from './lib/session.ts'
+import { handleUnauthorized, trackCall } from './lib/session.ts'
 import { authStore } from './stores/auth.ts'
 
 export const trpc = createTRPCReact<AppRouter>()
 
-export const authHeader = (): Record<string, string> => {
-  const { token } = authStore.get()
-  return token ? { Authorization: `Bearer ${token}` } : {}
-}
+/** The token a call is made with: its own `context.token` if it names one, else the stored one. */
+const tokenOf = (context: OperationContext): string | null =>
+  'token' in context ? (typeof context.token === 'string' ? context.token : null) : null
 
-const unauthorizedLink: TRPCLink<AppRouter> =
+// The token is fixed when a call starts and travels in its context, so a call of a session the
+// user has since ended is known by it (lib/session.ts), and sign-out can end a session whose
+// token is no longer stored.
+const sessionLink: TRPCLink<AppRouter> =
   () =>
   ({ op, next }) =>
-    observable((observer) =>
-      next(op).subscribe({
+    observable((observer) => {
+      const token = 'token' in op.context ? tokenOf(op.context) : authStore.get().token
+      const done = trackCall(token)
+      const subscription = next({ ...op, context: { ...op.context, token } }).subscribe({
         next: (value) => observer.next(value),
         error: (err) => {
-          if (op.path !== 'auth.login' && isUnauthorized(err)) handleUnauthorized()
+          done()
+          if (op.path !== 'auth.login' && isUnauthorized(err)) handleUnauthorized(token)
           observer.error(err)
         },
-        complete: () => observer.complete(),
-      }),
-    )
+        complete: () => {
+          done()
+          observer.complete()
+        },
+      })
+      return () => {
+        done()
+        subscription.unsubscribe()
+      }
+    })
 
 export function createTrpcClient() {
   return trpc.createClient({
-    links: [unauthorizedLink, httpBatchLink({ url: '/trpc', headers: authHeader })],
+    links: [
+      sessionLink,
+      httpBatchLink({
+        url: '/trpc',
+        // The calls of one batch start in the same tick, so they carry the same token.
+        headers: ({ opList }) => {
+          const token = opList[0] ? tokenOf(opList[0].context) : null
+          return token ? { Authorization: `Bearer ${token}` } : {}
+        },
+      }),
+    ],
   })
 }

@@ -1,4 +1,5 @@
 // Sign-in (SPEC §2, §5, §8): on success go back where the visitor came from, else /dashboard.
+// The target is checked where it is followed, whatever the route's search let through.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Link, useRouter, useSearch } from '@tanstack/react-router'
 import { useForm } from 'react-hook-form'
@@ -10,6 +11,7 @@ import { notify } from '../lib/notify.ts'
 import { signIn } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 import { AuthShell } from './AuthShell.tsx'
+import { safeRedirect } from './redirect.ts'
 
 export function signInErrorMessage(err: unknown): string {
   const e = readError(err)
@@ -33,7 +35,7 @@ export function SignInPage() {
       const result = await login.mutateAsync(values)
       if (!result?.user || !result.token) throw new Error('Invalid response format')
       signIn(result.user, result.token)
-      router.history.push(search.redirect ?? '/dashboard')
+      router.history.push(safeRedirect(search.redirect) ?? '/dashboard')
     } catch (err) {
       notify.error(signInErrorMessage(err) || 'Failed to sign in')
     }

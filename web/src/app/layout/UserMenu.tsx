@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useId, useRef, useState } from 'react'
 import { Icons } from '../components/ui.tsx'
+import { endSession } from '../lib/session.ts'
 import { useDismiss } from '../lib/use-dismiss.ts'
 import { authStore, clearAuth } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
@@ -15,20 +16,28 @@ export function UserMenu() {
   const menuId = useId()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const logout = trpc.auth.logout.useMutation()
+  const utils = trpc.useUtils()
 
   useDismiss(open, [button, menu], (reason) => {
     setOpen(false)
     if (reason === 'escape') button.current?.focus()
   })
 
+  // SPEC §4: clear stored auth and return to /. In this order: once the dashboard's pages are
+  // gone and the cache with them, nothing asks the server again for this session; the server
+  // ends it after the calls already on their way have answered, so none of them meets a 401.
   const onLogOut = async () => {
     setOpen(false)
-    // Best effort: the session ends on the server too, but signing out never waits on it.
-    await logout.mutateAsync().catch(() => undefined)
-    clearAuth()
-    queryClient.clear()
+    const { token } = authStore.get()
     await navigate({ to: '/' })
+    await queryClient.cancelQueries()
+    queryClient.clear()
+    clearAuth()
+    if (token) {
+      void endSession(token, (t) =>
+        utils.client.auth.logout.mutate(undefined, { context: { token: t } }),
+      )
+    }
   }
 
   if (!user) return null

@@ -45,14 +45,13 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
     const hasFiles = Object.keys(files).length > 0
     setBusy(true)
     setProgress(0)
+    const { token } = authStore.get()
     try {
       if (!hasFiles && title === video.title && description === (video.description ?? '')) {
         throw new NoChanges()
       }
       setProgress(25)
-      const uploads = hasFiles
-        ? await uploadFiles(files, { token: authStore.get().token })
-        : undefined
+      const uploads = hasFiles ? await uploadFiles(files, { token }) : undefined
       setProgress(50)
       const request = update.mutateAsync(
         uploads
@@ -75,7 +74,7 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
         return
       }
       if (err instanceof UploadError && err.status === 401) {
-        handleUnauthorized()
+        handleUnauthorized(token)
         return
       }
       const e = readError(err)

@@ -39,10 +39,11 @@ export function UploadPage() {
     if (!video || !thumbnail || !brandLogo) return
     setBusy(true)
     setProgress(0)
+    const { token } = authStore.get()
     try {
       const uploads = await uploadFiles(
         { video, thumbnail, brandLogo },
-        { token: authStore.get().token, onProgress: setProgress },
+        { token, onProgress: setProgress },
       )
       if (!uploads.video || !uploads.thumbnail || !uploads.brandLogo) {
         throw new UploadError('An upload did not finish')
@@ -65,7 +66,7 @@ export function UploadPage() {
       setProgress(0)
       setBusy(false)
       if (err instanceof UploadError && err.status === 401) {
-        handleUnauthorized()
+        handleUnauthorized(token)
         return
       }
       const e = readError(err)
