@@ -184,14 +184,17 @@ describe('/favicon.ico', () => {
     expect(sizes).toEqual([16, 32, 48])
   })
 
-  test('a missing file is a 404, not the web app page; app paths still get the app', async () => {
-    for (const path of ['/apple-touch-icon.png', '/assets/index-gone.js', '/robots.txt']) {
+  test('a missing file of the build is a 404, not the web app page; other paths get the app', async () => {
+    for (const path of ['/assets/index-gone.js', '/fonts/gone.woff2', '/hero/gone.avif']) {
       const res = await t.fetch(path)
       expect([path, res.status]).toEqual([path, 404])
       expect(res.headers.get('content-type') ?? '').not.toContain('text/html')
     }
-    const page = await t.fetch('/dashboard/manage')
-    expect(page.status).toBe(200)
-    expect(page.headers.get('content-type')).toContain('text/html')
+    // SPEC §2: any unknown path shows the landing page, also one that looks like a file name.
+    for (const path of ['/dashboard/manage', '/old-site/index.html', '/apple-touch-icon.png']) {
+      const page = await t.fetch(path)
+      expect([path, page.status]).toEqual([path, 200])
+      expect(page.headers.get('content-type')).toContain('text/html')
+    }
   })
 })

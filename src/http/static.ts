@@ -1,15 +1,16 @@
 // The built web app: hashed assets cached for a year, everything else revalidated, and
-// index.html for any other path (the client router decides what to show), except a missing file.
+// index.html for any other path (SPEC §2: unknown paths show the landing page), except a missing
+// file in one of the build's own asset folders.
 import { existsSync, statSync } from 'node:fs'
 import { join, normalize, resolve } from 'node:path'
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Studio</title></head>
 <body><main><h1>Studio</h1><p>The web app is not built yet: run <code>bun run build</code>.</p></main></body></html>`
 
-// A last segment with an extension names a file, never a page of the app (its routes and reset
-// tokens have no dots). In place of a missing file the app's HTML would be a broken icon, or a
-// script the browser refuses, with status 200.
-const FILE_NAME = /\/[^/]*\.[A-Za-z0-9]+$/
+// Inside the build's asset folders a path names a file, never a page: in place of a missing one
+// (an old hashed chunk after a deploy) the app's HTML would be a script the browser refuses, with
+// status 200. Everywhere else an unknown path is the landing page, as SPEC §2 says.
+const ASSET_FOLDER = /^\/(assets|fonts|hero|clients)\//
 
 export function createStaticHandler(distDir: string) {
   const root = resolve(distDir)
@@ -34,7 +35,7 @@ export function createStaticHandler(distDir: string) {
         immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
       )
     }
-    if (FILE_NAME.test(pathname)) {
+    if (ASSET_FOLDER.test(pathname)) {
       return new Response('Not found', {
         status: 404,
         headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' },
