@@ -1,36 +1,43 @@
 // `bun run db:seed`: fills an instance that has no videos with sample projects made locally with
 // ffmpeg, uploaded through the real REST path as the first super admin, so a newcomer sees a
-// living page on the first run. Run it while the server is stopped (it opens the same data).
+// living page on the first run. Run it while the server is stopped (it opens the same data); in
+// the Docker image: `docker run --rm -v studio-data:/data studio bun run db:seed`.
 // `--once` (used by `bun run quickstart`) seeds a DATA_DIR at most once, so videos an admin
 // deleted on purpose do not come back.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { makeSampleMedia } from '../bench/lighthouse-fixtures.ts'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
+import { createApp, StartupError } from '../src/app.ts'
+import { ConfigError, loadConfig } from '../src/config.ts'
+import { DatabaseLockedError } from '../src/db-lock.ts'
+import { checkSampleMediaTools, makeSampleMedia, SampleMediaError } from './sample-media.ts'
 import { admins } from './schema.ts'
 
 const once = process.argv.includes('--once')
 const COUNT = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 6)
-const config = loadConfig()
-const marker = join(config.dataDir, '.seeded')
-if (once && existsSync(marker)) process.exit(0)
-const app = await createApp(config)
-const dir = mkdtempSync(join(tmpdir(), 'studio-seed-'))
-try {
-  const { totalVideos } = await app.services.videos.stats()
-  if (once) writeFileSync(marker, new Date().toISOString())
-  if (totalVideos > 0) {
-    console.log(`This instance already has ${totalVideos} video(s); nothing seeded.`)
-  } else {
+
+async function seed(): Promise<void> {
+  const config = loadConfig()
+  const marker = join(config.dataDir, '.seeded')
+  if (once && existsSync(marker)) return
+  const app = await createApp(config)
+  const dir = mkdtempSync(join(tmpdir(), 'studio-seed-'))
+  try {
+    const { totalVideos } = await app.services.videos.stats()
+    if (totalVideos > 0) {
+      if (once) writeFileSync(marker, new Date().toISOString())
+      console.log(`This instance already has ${totalVideos} video(s); nothing seeded.`)
+      return
+    }
+    // Before anything is written: without ffmpeg a later run (or `--once`) tries again.
+    checkSampleMediaTools()
     const [owner] = await app.database.db
       .select({ id: admins.id })
       .from(admins)
       .where(eq(admins.role, 'super_admin'))
       .limit(1)
-    if (!owner) throw new Error('No super admin to own the sample videos.')
+    if (!owner) throw new StartupError('No super admin to own the sample videos.')
     const token = await app.services.auth.startSessionFor(owner.id)
     const samples = await makeSampleMedia(dir, COUNT)
     for (const s of samples) {
@@ -56,9 +63,25 @@ try {
         headers: { authorization: `Bearer ${token}` },
       }),
     )
+    if (once) writeFileSync(marker, new Date().toISOString())
     console.log(`Seeded ${samples.length} sample videos.`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    await app.close()
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true })
-  await app.close()
+}
+
+// A set-up the operator can fix is one line saying what to do; anything else is a bug: all of it.
+const EXPLAINED = [ConfigError, StartupError, DatabaseLockedError, SampleMediaError]
+try {
+  await seed()
+} catch (e) {
+  // The quick start goes on to start the site: without ffmpeg it starts empty (and tries again
+  // next time) rather than not at all.
+  if (once && e instanceof SampleMediaError) {
+    console.warn(`No sample videos: ${e.message}`)
+    process.exit(0)
+  }
+  console.error(EXPLAINED.some((type) => e instanceof type) ? (e as Error).message : e)
+  process.exit(1)
 }
