@@ -70,12 +70,19 @@ export function isExpired(upload: { creation_date?: string }, expiryMs: number):
   return !(created + expiryMs > Date.now())
 }
 
+export type DirectFileStoreOptions = ConstructorParameters<typeof FileStore>[0] & {
+  /** Uploads a video change is taking right now: the clean-up leaves them alone. */
+  inUse?: (id: string) => boolean
+}
+
 export class DirectFileStore extends FileStore {
   private readonly dir: string
+  private readonly inUse: (id: string) => boolean
 
-  constructor(options: ConstructorParameters<typeof FileStore>[0]) {
+  constructor({ inUse, ...options }: DirectFileStoreOptions) {
     super(options)
     this.dir = options.directory
+    this.inUse = inUse ?? (() => false)
     this.extensions = [...this.extensions, 'checksum']
   }
 
@@ -89,6 +96,7 @@ export class DirectFileStore extends FileStore {
     if (expiry <= 0) return 0
     let removed = 0
     for (const id of (await this.configstore.list?.()) ?? []) {
+      if (this.inUse(id)) continue
       const info = await this.configstore.get(id)
       if (!info || !isExpired(info, expiry)) continue
       await this.remove(id).catch(() => undefined)

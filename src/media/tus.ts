@@ -1,6 +1,6 @@
 // tus resumable uploads at /uploads/ (@tus/server + @tus/file-store), and the hand-over of a
 // finished upload to the video service. Uploads live in DATA_DIR/uploads for 24 h from their
-// creation, finished or not, unless a video takes them first.
+// creation, finished or not, unless a video change takes them first.
 import { readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -58,7 +58,13 @@ export type TusEndpoint = {
   handle(request: Request, userId: string | null, closeIfIdle?: () => void): Promise<Response>
   /** A finished, unexpired upload that `ownerId` created, ready for the media store to take. */
   finished(id: string, ownerId: string): Promise<UploadLookup>
-  /** Forgets an upload whose data file has been moved into the media store. */
+  /**
+   * Marks an upload as being taken by one video change; false when another change holds it.
+   * While claimed, it cannot be changed or deleted over tus and the clean-up leaves it alone.
+   */
+  claim(id: string): boolean
+  unclaim(id: string): void
+  /** Forgets an upload once the change that took its file has committed. */
   release(id: string): Promise<void>
   /** Registers a file already on disk (a streamed multipart part) as a finished upload. */
   register(path: string, kind: FileKind, ownerId: string): Promise<string>
@@ -129,9 +135,11 @@ function withoutCors(response: Response): Response {
 }
 
 export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): TusEndpoint {
+  const claimed = new Set<string>()
   const datastore = new DirectFileStore({
     directory: dir,
     expirationPeriodInMilliseconds: expiryMs,
+    inUse: (id) => claimed.has(id),
   })
   const callers = new WeakMap<Request, string>()
   const bodies = new WeakMap<object, BodyInfo>()
@@ -161,6 +169,9 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
       if (req.method === 'POST') return
       const info = await datastore.configstore.get(id)
       if (info && info.metadata?.owner !== callers.get(req)) throw ERRORS.FILE_NOT_FOUND
+      if (req.method !== 'HEAD' && claimed.has(id)) {
+        throw refuse(423, 'This upload is being saved with a video. Try again in a moment')
+      }
     },
     async onResponseError(_req, error) {
       if (!isDiskFull(error)) return undefined
@@ -251,7 +262,18 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
       return { ok: true, upload: { id, kind, path, size } }
     },
 
+    claim(id) {
+      if (claimed.has(id)) return false
+      claimed.add(id)
+      return true
+    },
+
+    unclaim(id) {
+      claimed.delete(id)
+    },
+
     async release(id) {
+      // The info file first: without it the upload is gone at once, whatever a crash leaves.
       if (ID_RE.test(id)) await datastore.configstore.delete(id).catch(() => undefined)
       if (ID_RE.test(id)) await rm(join(dir, id), { force: true })
     },

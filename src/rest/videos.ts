@@ -2,6 +2,7 @@
 // uploads of the caller, and handed to the same procedures the web app calls over tRPC.
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
+import { crashPoint } from '../media/crash-points.ts'
 import type { Mode } from '../media/intake.ts'
 import { type FileRule, receiveMultipart } from '../media/multipart.ts'
 import { kindAccepts, sniff } from '../media/sniff.ts'
@@ -65,6 +66,7 @@ async function withMultipart<T>(
     for (const [field, file] of Object.entries(result.files)) {
       const kind = files[field]!
       uploads[kind] = await media.tus.register(file.path, kind, ctx.session.user._id)
+      crashPoint('rest:registered')
     }
     return await use({ fields: result.fields, uploads })
   } finally {

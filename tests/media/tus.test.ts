@@ -438,6 +438,37 @@ describe('tus endpoint', () => {
     expect(head.headers.get('upload-length')).toBe('4')
   })
 
+  test('a claimed upload is held for its change: no PATCH or DELETE, no expiry; one claim at a time', async () => {
+    const shortDir = join(root, 'short-claimed')
+    const short = createTusEndpoint(shortDir, 200)
+    const part = join(root, 'part-to-claim')
+    await Bun.write(part, mp4)
+    const id = await short.register(part, 'video', 'alice')
+    const req = (method: string) =>
+      short.handle(
+        new Request(`http://local/uploads/${id}`, {
+          method,
+          headers: { 'Tus-Resumable': '1.0.0' },
+        }),
+        'alice',
+      )
+    expect(short.claim(id)).toBe(true)
+    expect(short.claim(id)).toBe(false)
+    const refused = await req('DELETE')
+    expect(refused.status).toBe(423)
+    expect(await refused.text()).toBe(
+      'This upload is being saved with a video. Try again in a moment',
+    )
+    expect((await req('HEAD')).status).toBe(200)
+    await Bun.sleep(300)
+    // Past its expiry, but its change still holds it: the clean-up leaves it for the change.
+    expect(await short.cleanUp()).toBe(0)
+    expect(await readdir(shortDir)).toContain(id)
+    short.unclaim(id)
+    expect(await short.cleanUp()).toBe(1)
+    expect(await readdir(shortDir)).toEqual([])
+  })
+
   test('register turns a file on disk into a finished upload of its owner', async () => {
     const path = join(root, 'part')
     await Bun.write(path, mp4)
