@@ -20,7 +20,7 @@ console.log(
   `bytes re-sent per interruption: median ${mib(resent[Math.floor(resent.length / 2)] ?? 0)}, max ${mib(resent.at(-1) ?? 0)}`,
 )
 console.log(
-  `kills during videos.create: ${r.createTrials}, video complete ${r.createComplete}, nothing remains ${r.createGone}`,
+  `kills during videos.create: ${r.createTrials}, video complete ${r.createComplete}, nothing remains ${r.createGone}, uploads lost ${r.uploadsLost}`,
 )
 console.log(
   `orphan media files: ${r.orphanFiles.length}, rows pointing at missing files: ${r.danglingRows.length}`,
@@ -29,6 +29,7 @@ const ok =
   r.completed === r.trials &&
   r.shaMismatches === 0 &&
   r.createComplete + r.createGone === r.createTrials &&
+  r.uploadsLost === 0 &&
   r.orphanFiles.length === 0 &&
   r.danglingRows.length === 0
 process.exit(ok ? 0 : 1)

@@ -45,5 +45,21 @@ export function toPublicError(error: unknown): PublicError {
   if (error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR') {
     return { status: getHTTPStatusCodeFromError(error), message: error.message }
   }
+  if (isDiskFull(error)) return { status: 507, message: STORAGE_FULL }
   return { status: 500, message: INTERNAL }
+}
+
+// A full disk or quota is the server's state, not a crash and not the client's fault: 507 says
+// so, and the client may try again later. The tus endpoint maps it with the same two.
+export const STORAGE_FULL = 'The server is out of storage space. Please try again later.'
+// ENOSPC/EDQUOT from the file system; 53100 (disk_full) from PostgreSQL.
+const DISK_FULL_CODES: ReadonlySet<unknown> = new Set(['ENOSPC', 'EDQUOT', '53100'])
+
+/** Whether `error`, or an error it wraps (drizzle and tRPC keep the original as `cause`), is a full disk. */
+export function isDiskFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Object && depth < 8; depth++) {
+    if (DISK_FULL_CODES.has((e as { code?: unknown }).code)) return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { FileStore } from '@tus/file-store'
 import { ERRORS } from '@tus/server'
+import { isDiskFull } from '../errors.ts'
 import { CHECKSUM_MISMATCH, type Checksum, hasherFor } from './checksum.ts'
 import { seek } from './seek.ts'
 
@@ -52,22 +53,56 @@ async function writeCounted(
   const end = offset + limit
   let position = offset
   for await (const chunk of body) {
-    const kept = chunk.subarray(0, end - position)
-    await writeAt(handle, kept, position)
-    hasher?.update(kept)
+    // Not a byte past the declared size; the caller drops what this body wrote before.
+    if (position + chunk.length > end) throw ERRORS.ERR_MAX_SIZE_EXCEEDED
+    await writeAt(handle, chunk, position)
+    hasher?.update(chunk)
     position += chunk.length
-    if (position > end) throw ERRORS.ERR_MAX_SIZE_EXCEEDED
   }
   if (checksum && hasher?.digest('base64') !== checksum.digest) throw CHECKSUM_MISMATCH
 }
 
+/** Whether an upload's 24 h (or the configured period) from its creation have passed. */
+export function isExpired(upload: { creation_date?: string }, expiryMs: number): boolean {
+  if (expiryMs <= 0) return false
+  const created = upload.creation_date ? Date.parse(upload.creation_date) : Number.NaN
+  // An info file without a readable creation date is not one we wrote: it expires too.
+  return !(created + expiryMs > Date.now())
+}
+
+export type DirectFileStoreOptions = ConstructorParameters<typeof FileStore>[0] & {
+  /** Uploads a video change is taking right now: the clean-up leaves them alone. */
+  inUse?: (id: string) => boolean
+}
+
 export class DirectFileStore extends FileStore {
   private readonly dir: string
+  private readonly inUse: (id: string) => boolean
 
-  constructor(options: ConstructorParameters<typeof FileStore>[0]) {
+  constructor({ inUse, ...options }: DirectFileStoreOptions) {
     super(options)
     this.dir = options.directory
+    this.inUse = inUse ?? (() => false)
     this.extensions = [...this.extensions, 'checksum']
+  }
+
+  /**
+   * Removes every upload past its expiry, finished or not. @tus/file-store's own skips uploads
+   * whose recorded offset equals their size, which is how a file registered from a multipart
+   * body is recorded, so those would never go; it also gives up at the first file already gone.
+   */
+  override async deleteExpired(): Promise<number> {
+    const expiry = this.getExpiration()
+    if (expiry <= 0) return 0
+    let removed = 0
+    for (const id of (await this.configstore.list?.()) ?? []) {
+      if (this.inUse(id)) continue
+      const info = await this.configstore.get(id)
+      if (!info || !isExpired(info, expiry)) continue
+      await this.remove(id).catch(() => undefined)
+      removed++
+    }
+    return removed
   }
 
   /**
@@ -99,12 +134,17 @@ export class DirectFileStore extends FileStore {
       const refused = error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === CHECKSUM_MISMATCH
       if (!refused && !clientGone(error)) {
         // A fault of ours (disk full, I/O error): drop this request's bytes so the offset is
-        // one the client can trust, and let it send them again.
-        console.error('[tus] write failed', error)
+        // one the client can trust, and let it send them again. A full disk goes on as itself
+        // (the endpoint answers 507 and logs it); anything else is the store's write error.
         await handle.truncate(offset).catch(() => undefined)
+        if (isDiskFull(error)) throw error
+        console.error('[tus] write failed', error)
         throw ERRORS.FILE_WRITE_ERROR
       }
-      if (checksum) await handle.truncate(offset)
+      // A refused body keeps nothing: a checksum covers it whole, and one that ran past the
+      // upload's size must not leave it complete without the finish check (which runs only
+      // when a PATCH succeeds).
+      if (checksum || refused) await handle.truncate(offset)
       if (refused) throw error
     } finally {
       await handle.close().catch(() => undefined)
@@ -121,8 +161,8 @@ export class DirectFileStore extends FileStore {
         await writeAt(handle, chunk, position)
         position += chunk.length
       }
-    } catch {
-      throw ERRORS.FILE_WRITE_ERROR
+    } catch (error) {
+      throw isDiskFull(error) ? error : ERRORS.FILE_WRITE_ERROR
     } finally {
       await handle.close()
     }

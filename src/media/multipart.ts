@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import busboy from 'busboy'
+import { isDiskFull } from '../errors.ts'
 import { SNIFF_BYTES } from './sniff.ts'
 
 export type FileRule = {
@@ -92,7 +93,8 @@ function totalBudget(options: MultipartOptions): number {
 /**
  * Reads `request`'s multipart body, writing each accepted file to its own scratch file. Fails
  * with 413 when a file passes its limit (or the declared length cannot fit), 415 when a file's
- * first bytes are refused, 400 for a malformed body; on failure nothing is left on disk.
+ * first bytes are refused, 400 for a malformed body; throws the error of a full disk. On
+ * failure nothing is left on disk.
  */
 export async function receiveMultipart(
   request: Request,
@@ -128,11 +130,15 @@ export async function receiveMultipart(
   const writes: Promise<void>[] = []
   const reader = request.body.getReader()
   let failure: MultipartFailure | undefined
+  // A full disk is not the client's fault: it is thrown as itself (src/errors.ts answers 507).
+  let diskFull: unknown
   // Stops everything at the first failure: the parser, and reading the socket (which also ends
   // a read that is waiting on a slow client, so the answer goes out at once).
   const fail = (error: unknown) => {
-    // A malformed or cut-off body is the client's doing; only our own faults (disk) are logged.
-    if (!failure && !(error instanceof Refusal) && !isClientMalformed(error))
+    // A malformed or cut-off body is the client's doing; only our own faults are logged (a
+    // full disk where it is answered).
+    if (!failure && isDiskFull(error)) diskFull = error
+    else if (!failure && !(error instanceof Refusal) && !isClientMalformed(error))
       console.error('[multipart]', error)
     failure ??= error instanceof Refusal ? error.failure : MALFORMED
     parser.destroy()
@@ -184,6 +190,7 @@ export async function receiveMultipart(
   await Promise.all(writes)
   if (failure) {
     await cleanup()
+    if (diskFull) throw diskFull
     return { ok: false, failure }
   }
   return { ok: true, fields, files, cleanup }

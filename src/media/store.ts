@@ -1,5 +1,6 @@
 // The media store: verified files under DATA_DIR/media, named by generated ids, never by a client.
-import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { copyFile, link, mkdir, open, readdir, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { MediaType } from '../schemas/limits.ts'
 
@@ -60,25 +61,40 @@ async function fsync(path: string): Promise<void> {
   }
 }
 
+// File systems without hard links (some network and FUSE mounts) answer these to link().
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK'])
+
 /**
- * Moves a verified file into the store under a new name and returns the name. The bytes are
- * flushed first so a row written after this never points at a file a power cut could empty.
+ * Takes a verified file into the store under a new name and returns the name. A hard link, not a
+ * move: the source (an upload) stays whole until the change naming the file has committed, so a
+ * crash at any step leaves the upload usable, and the start-up sweep removes the link no row
+ * names. The bytes are flushed first so a row written later never points at a file a power cut
+ * could empty; `flushStore` then makes the new names durable, once for all of a change's files.
  */
 export async function adopt(store: MediaStore, src: string, type: MediaType): Promise<string> {
   const name = newName(type)
   await fsync(src)
   // Cheap, and a store folder removed by hand is then not a failed upload.
   await mkdir(store.dir, { recursive: true })
-  await rename(src, join(store.dir, name))
-  await fsync(store.dir)
+  const dest = join(store.dir, name)
+  try {
+    await link(src, dest)
+  } catch (error) {
+    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException)?.code ?? '')) throw error
+    // The same guarantee at the cost of a copy (a clone where the file system can).
+    try {
+      await copyFile(src, dest, constants.COPYFILE_FICLONE)
+      await fsync(dest)
+    } catch (copyError) {
+      await rm(dest, { force: true })
+      throw copyError
+    }
+  }
   return name
 }
 
-/** Undoes `adopt` when the row could not be written, so the source (an upload) stays usable. */
-export async function giveBack(store: MediaStore, name: string, dest: string): Promise<void> {
-  const path = pathOfName(store, name)
-  if (path) await rename(path, dest)
-}
+/** Makes the names `adopt` added durable before a row may point at them. */
+export const flushStore = (store: MediaStore) => fsync(store.dir)
 
 /** Removes stored files; a name already gone is not an error (removal runs after commits). */
 export async function removeNames(store: MediaStore, names: Iterable<string>): Promise<void> {
@@ -98,9 +114,9 @@ export async function listNames(store: MediaStore): Promise<string[]> {
 }
 
 /**
- * Start-up clean-up: removes every file in the store that no row names (left by a finish that
- * failed between the move and the insert, or by a crash before a delete's removal ran), and
- * empties the scratch space. Returns the names removed from the store.
+ * Start-up clean-up: removes every file in the store that no row names (taken in by a change a
+ * crash stopped before its row committed, whose upload still holds the bytes, or left by a crash
+ * before a delete's removal ran), and empties the scratch space. Returns the names removed.
  */
 export async function sweep(store: MediaStore, referenced: ReadonlySet<string>): Promise<string[]> {
   await ensureDirs(store)

@@ -1,5 +1,6 @@
 // tus resumable uploads at /uploads/ (@tus/server + @tus/file-store), and the hand-over of a
-// finished upload to the video service. Incomplete uploads live in DATA_DIR/uploads for 24 h.
+// finished upload to the video service. Uploads live in DATA_DIR/uploads for 24 h from their
+// creation, finished or not, unless a video change takes them first.
 import { readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -10,10 +11,11 @@ import {
   type ServerOptions,
   Upload,
 } from '@tus/server'
+import { isDiskFull, STORAGE_FULL } from '../errors.ts'
 import { type FileKind, fileKinds, MiB, maxBytes } from '../schemas/limits.ts'
 import { msg } from '../schemas/messages.ts'
 import { CHECKSUM_ALGORITHMS, type Checksum, parseChecksum } from './checksum.ts'
-import { DirectFileStore } from './file-store.ts'
+import { DirectFileStore, isExpired } from './file-store.ts'
 import { kindAccepts, sniffFile } from './sniff.ts'
 
 export const UPLOADS_PATH = '/uploads'
@@ -54,9 +56,15 @@ export type TusEndpoint = {
    * `closeIfIdle` closes the request's connection once it is quiet (Bun's server.timeout).
    */
   handle(request: Request, userId: string | null, closeIfIdle?: () => void): Promise<Response>
-  /** A finished upload that `ownerId` created, ready for the media store to take. */
+  /** A finished, unexpired upload that `ownerId` created, ready for the media store to take. */
   finished(id: string, ownerId: string): Promise<UploadLookup>
-  /** Forgets an upload whose data file has been moved into the media store. */
+  /**
+   * Marks an upload as being taken by one video change; false when another change holds it.
+   * While claimed, it cannot be changed or deleted over tus and the clean-up leaves it alone.
+   */
+  claim(id: string): boolean
+  unclaim(id: string): void
+  /** Forgets an upload once the change that took its file has committed. */
   release(id: string): Promise<void>
   /** Registers a file already on disk (a streamed multipart part) as a finished upload. */
   register(path: string, kind: FileKind, ownerId: string): Promise<string>
@@ -118,10 +126,20 @@ function appendingPatchHandler(
 
 const kindOf = (value: unknown): FileKind | undefined => fileKinds.find((kind) => kind === value)
 
+/** tus answers carry no CORS headers: the dashboard is same-origin, and others get nothing. */
+function withoutCors(response: Response): Response {
+  for (const name of [...response.headers.keys()]) {
+    if (name.startsWith('access-control-')) response.headers.delete(name)
+  }
+  return response
+}
+
 export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): TusEndpoint {
+  const claimed = new Set<string>()
   const datastore = new DirectFileStore({
     directory: dir,
     expirationPeriodInMilliseconds: expiryMs,
+    inUse: (id) => claimed.has(id),
   })
   const callers = new WeakMap<Request, string>()
   const bodies = new WeakMap<object, BodyInfo>()
@@ -132,6 +150,8 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
     // Relative: right behind any proxy, whatever host or scheme it rewrites.
     relativeLocation: true,
     allowedHeaders: ['Upload-Checksum'],
+    // No origin is allowed (the library's default is `*`); withoutCors drops the rest.
+    allowedOrigins: [],
     namingFunction: newId,
     getFileIdFromRequest: (_req, last) => (last && ID_RE.test(last) ? last : undefined),
     // Creation: decided from the declared length and kind, before a byte is stored.
@@ -149,6 +169,14 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
       if (req.method === 'POST') return
       const info = await datastore.configstore.get(id)
       if (info && info.metadata?.owner !== callers.get(req)) throw ERRORS.FILE_NOT_FOUND
+      if (req.method !== 'HEAD' && claimed.has(id)) {
+        throw refuse(423, 'This upload is being saved with a video. Try again in a moment')
+      }
+    },
+    async onResponseError(_req, error) {
+      if (!isDiskFull(error)) return undefined
+      console.error('[tus]', error)
+      return refuse(507, STORAGE_FULL)
     },
     // A wrong type is known as soon as the bytes are in: say so now, not at videos.create.
     async onUploadFinish(_req, upload) {
@@ -211,7 +239,7 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
         bodies.set(request.body, { length, closeIfIdle, checksum })
       }
       if (userId) callers.set(request, userId)
-      const response = await server.handleWeb(request)
+      const response = withoutCors(await server.handleWeb(request))
       if (request.method === 'OPTIONS') {
         response.headers.set('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','))
       }
@@ -222,7 +250,7 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
       if (!ID_RE.test(id)) return { ok: false, reason: 'missing' }
       const info = await datastore.configstore.get(id)
       const kind = kindOf(info?.metadata?.kind)
-      if (!info || !kind || info.metadata?.owner !== ownerId)
+      if (!info || !kind || info.metadata?.owner !== ownerId || isExpired(info, expiryMs))
         return { ok: false, reason: 'missing' }
       const path = join(dir, id)
       const size = await stat(path).then(
@@ -234,7 +262,18 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
       return { ok: true, upload: { id, kind, path, size } }
     },
 
+    claim(id) {
+      if (claimed.has(id)) return false
+      claimed.add(id)
+      return true
+    },
+
+    unclaim(id) {
+      claimed.delete(id)
+    },
+
     async release(id) {
+      // The info file first: without it the upload is gone at once, whatever a crash leaves.
       if (ID_RE.test(id)) await datastore.configstore.delete(id).catch(() => undefined)
       if (ID_RE.test(id)) await rm(join(dir, id), { force: true })
     },

@@ -2,6 +2,7 @@
 // uploads of the caller, and handed to the same procedures the web app calls over tRPC.
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
+import { crashPoint } from '../media/crash-points.ts'
 import type { Mode } from '../media/intake.ts'
 import { type FileRule, receiveMultipart } from '../media/multipart.ts'
 import { kindAccepts, sniff } from '../media/sniff.ts'
@@ -61,14 +62,18 @@ async function withMultipart<T>(
     throw new AppError(code, message, field ? files[field] : undefined)
   }
   const uploads: Partial<Record<FileKind, string>> = {}
+  // Every one registered, also one an alias field replaced in `uploads` (`file` and the kind).
+  const registered: string[] = []
   try {
     for (const [field, file] of Object.entries(result.files)) {
       const kind = files[field]!
       uploads[kind] = await media.tus.register(file.path, kind, ctx.session.user._id)
+      registered.push(uploads[kind])
+      crashPoint('rest:registered')
     }
     return await use({ fields: result.fields, uploads })
   } finally {
-    await Promise.all(Object.values(uploads).map((id) => media.tus.release(id)))
+    await Promise.all(registered.map((id) => media.tus.release(id)))
     await result.cleanup()
   }
 }

@@ -1,21 +1,15 @@
 // Portfolio videos: the one module behind the tRPC router, the REST adapter and the tus hand-over.
-// Order of work is the integrity rule: verify files, move them into the store, write the row;
-// old files are removed only after the change that dropped them has committed.
+// Order of work is the integrity rule: claim and verify uploads, link their files into the store,
+// write the row, then release the uploads; old files are removed only after the change that
+// dropped them has committed. A crash anywhere leaves the uploads usable or the change made.
 import { count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { AppError } from '../errors.ts'
-import {
-  type Adopted,
-  adoptAll,
-  giveBackAll,
-  type Mode,
-  releaseAll,
-  verifyUpload,
-} from '../media/intake.ts'
+import { type Adopted, type UploadIds, withUploads } from '../media/intake.ts'
 import { type MediaStore, mediaUrl, removeNames, sweep } from '../media/store.ts'
 import type { TusEndpoint } from '../media/tus.ts'
-import { type FileKind, fileKinds } from '../schemas/limits.ts'
+import type { FileKind } from '../schemas/limits.ts'
 import { msg } from '../schemas/messages.ts'
 import { ReadCache } from './read-cache.ts'
 
@@ -30,8 +24,6 @@ export type VideoView = {
   updatedAt: string
 }
 export type PublicVideoView = Omit<VideoView, 'updatedAt'>
-
-type UploadIds = Partial<Record<FileKind, string>>
 
 // The columns each file kind lives in.
 const COLUMNS = {
@@ -90,9 +82,9 @@ function titleViolation(error: unknown): never {
 export function createVideosService(deps: {
   db: Db
   store: MediaStore
-  uploads: Pick<TusEndpoint, 'finished' | 'release'>
+  uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
 }) {
-  const { db, store, uploads } = deps
+  const { db, store } = deps
 
   async function find(id: string): Promise<ViewRow> {
     const [row] = UUID_RE.test(id)
@@ -117,16 +109,6 @@ export function createVideosService(deps: {
     }
   }
 
-  /** Verifies then adopts the given uploads; nothing is moved unless every file passes. */
-  async function intake(ownerId: string, ids: UploadIds, mode: Mode): Promise<Adopted[]> {
-    const verified = []
-    for (const kind of fileKinds) {
-      const id = ids[kind]
-      if (id) verified.push(await verifyUpload(uploads, ownerId, kind, id, mode))
-    }
-    return adoptAll(store, verified)
-  }
-
   function fileColumns(adopted: Adopted[]): FileColumns {
     const set: FileColumns = {}
     for (const file of adopted) {
@@ -136,19 +118,6 @@ export function createVideosService(deps: {
       set[columns.size] = file.size
     }
     return set
-  }
-
-  /** Runs a row write with adopted files; on failure the files go back to their uploads. */
-  async function commitWith<T>(adopted: Adopted[], write: () => Promise<T>): Promise<T> {
-    let result: T
-    try {
-      result = await write()
-    } catch (error) {
-      await giveBackAll(store, adopted)
-      throw error
-    }
-    await releaseAll(uploads, adopted)
-    return result
   }
 
   const reads = new ReadCache()
@@ -224,8 +193,7 @@ export function createVideosService(deps: {
       input: { title: string; description: string; uploads: Record<FileKind, string> },
     ): Promise<VideoView> {
       await assertTitleFree(input.title)
-      const adopted = await intake(ownerId, input.uploads, 'create')
-      const [row] = await commitWith(adopted, () =>
+      const [row] = await withUploads(deps, ownerId, input.uploads, 'create', (adopted) =>
         db
           .insert(videos)
           .values({
@@ -247,8 +215,7 @@ export function createVideosService(deps: {
     ): Promise<VideoView> {
       const current = await find(input.id)
       if (input.title !== undefined) await assertTitleFree(input.title, input.id)
-      const adopted = await intake(ownerId, input.uploads ?? {}, 'edit')
-      const { row, replaced } = await commitWith(adopted, () =>
+      const write = (adopted: Adopted[]) =>
         db.transaction(async (tx) => {
           // Locked, so a concurrent replacement cannot make us delete the file it just set.
           const [before] = await tx
@@ -270,8 +237,8 @@ export function createVideosService(deps: {
             .catch(titleViolation)
           const kept = new Set(keysOf(after!))
           return { row: after!, replaced: keysOf(before).filter((key) => !kept.has(key)) }
-        }),
-      )
+        })
+      const { row, replaced } = await withUploads(deps, ownerId, input.uploads ?? {}, 'edit', write)
       reads.invalidate()
       await removeNames(store, replaced)
       return toView(row)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -30,12 +30,14 @@ const scratch = async (content: string) => {
 }
 
 describe('media store', () => {
-  test('adopt moves a file in under a fresh generated name with its type', async () => {
+  test('adopt links a file in under a fresh generated name with its type; the source stays', async () => {
     const src = await scratch('video bytes')
     const name = await adopt(store, src, 'video/ogg')
     expect(name).toMatch(/^[0-9a-f]{32}\.ogv$/)
     expect(typeOfName(name)).toBe('video/ogg')
-    expect(await Bun.file(src).exists()).toBe(false)
+    // The source (an upload) stays whole until its change commits; the store's name is a link.
+    expect(await Bun.file(src).text()).toBe('video bytes')
+    expect((await stat(src)).ino).toBe((await stat(pathOfName(store, name)!)).ino)
     expect(await Bun.file(pathOfName(store, name)!).text()).toBe('video bytes')
     expect(mediaUrl(name)).toBe(`/media/${name}`)
     const again = await adopt(store, await scratch('video bytes'), 'video/ogg')

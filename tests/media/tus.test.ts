@@ -327,6 +327,148 @@ describe('tus endpoint', () => {
     expect(await readdir(shortDir)).toEqual([])
   })
 
+  test('finished uploads expire too: tus ones and files registered from a multipart body', async () => {
+    const shortDir = join(root, 'short-finished')
+    const short = createTusEndpoint(shortDir, 300)
+    const req = (
+      method: string,
+      path: string,
+      headers: Record<string, string>,
+      body?: Uint8Array<ArrayBuffer>,
+    ) =>
+      short.handle(
+        new Request(`http://local${path}`, {
+          method,
+          headers: { 'Tus-Resumable': '1.0.0', ...headers },
+          body,
+        }),
+        'alice',
+      )
+    const created = await req('POST', '/uploads/', {
+      'Upload-Length': String(mp4.length),
+      'Upload-Metadata': `kind ${btoa('video')}`,
+    })
+    const path = created.headers.get('location')!
+    const done = await req(
+      'PATCH',
+      path,
+      { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      new Uint8Array(mp4),
+    )
+    expect(done.status).toBe(204)
+    const part = join(root, 'part-to-expire')
+    await Bun.write(part, mp4)
+    const registered = await short.register(part, 'video', 'alice')
+    for (const id of [idOf(path), registered])
+      expect((await short.finished(id, 'alice')).ok).toBe(true)
+    // Nothing is removed before its time.
+    expect(await short.cleanUp()).toBe(0)
+    await Bun.sleep(400)
+    // Past its expiry an upload is not used even before the clean-up has run...
+    for (const id of [idOf(path), registered]) {
+      expect(await short.finished(id, 'alice')).toEqual({ ok: false, reason: 'missing' })
+    }
+    // ...and the clean-up removes both, data and info files.
+    expect(await short.cleanUp()).toBe(2)
+    expect(await readdir(shortDir)).toEqual([])
+  })
+
+  test('a chunked PATCH past Upload-Length keeps nothing of itself; the upload is not complete', async () => {
+    const text = Buffer.from('plain text, not a video at all. '.repeat(4000))
+    const created = await alice().create(text.length, { kind: 'video' })
+    const path = created.headers.get('location')!
+    const first = 50_000
+    expect((await alice().patch(path, 0, new Uint8Array(text.subarray(0, first)))).status).toBe(204)
+    const chunked = (bytes: Uint8Array) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 10_000)
+            controller.enqueue(bytes.subarray(at, at + 10_000))
+          controller.close()
+        },
+      })
+    // The rest and one byte more, with no Content-Length: the end is found only by counting.
+    const over = await alice().patch(
+      path,
+      first,
+      chunked(Buffer.concat([text.subarray(first), Buffer.from('x')])),
+    )
+    expect(over.status).toBe(413)
+    // Offset where it was: not a complete upload that skipped the type check at its finish.
+    expect(Number((await alice().head(path)).headers.get('upload-offset'))).toBe(first)
+    expect((await Bun.file(join(dir, idOf(path))).bytes()).length).toBe(first)
+    expect(await tus.finished(idOf(path), 'alice')).toEqual({ ok: false, reason: 'incomplete' })
+    // Sent properly, the last part finishes it and the finish check refuses the text.
+    const rest = await alice().patch(path, first, chunked(text.subarray(first)))
+    expect(rest.status).toBe(415)
+    expect(await rest.text()).toBe(msg.videoType)
+  })
+
+  test('answers grant nothing to foreign origins: no CORS headers at all', async () => {
+    const origin = { Origin: 'https://evil.example' }
+    const corsHeaders = (res: Response) =>
+      [...res.headers.keys()].filter((name) => name.toLowerCase().startsWith('access-control-'))
+    const preflight = await fetch(`${base}/uploads/`, {
+      method: 'OPTIONS',
+      headers: { ...origin, 'Access-Control-Request-Method': 'POST' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(corsHeaders(preflight)).toEqual([])
+    const created = await fetch(`${base}/uploads/`, {
+      method: 'POST',
+      headers: {
+        ...origin,
+        Authorization: 'Bearer alice-token',
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': '4',
+        'Upload-Metadata': `kind ${btoa('thumbnail')}`,
+      },
+    })
+    expect(created.status).toBe(201)
+    expect(corsHeaders(created)).toEqual([])
+    const path = created.headers.get('location')!
+    const head = await fetch(`${base}${path}`, {
+      method: 'HEAD',
+      headers: { ...origin, Authorization: 'Bearer alice-token', 'Tus-Resumable': '1.0.0' },
+    })
+    expect(head.status).toBe(200)
+    expect(corsHeaders(head)).toEqual([])
+    // The same-origin dashboard needs none: the protocol headers are all there without CORS.
+    expect(head.headers.get('upload-offset')).toBe('0')
+    expect(head.headers.get('upload-length')).toBe('4')
+  })
+
+  test('a claimed upload is held for its change: no PATCH or DELETE, no expiry; one claim at a time', async () => {
+    const shortDir = join(root, 'short-claimed')
+    const short = createTusEndpoint(shortDir, 200)
+    const part = join(root, 'part-to-claim')
+    await Bun.write(part, mp4)
+    const id = await short.register(part, 'video', 'alice')
+    const req = (method: string) =>
+      short.handle(
+        new Request(`http://local/uploads/${id}`, {
+          method,
+          headers: { 'Tus-Resumable': '1.0.0' },
+        }),
+        'alice',
+      )
+    expect(short.claim(id)).toBe(true)
+    expect(short.claim(id)).toBe(false)
+    const refused = await req('DELETE')
+    expect(refused.status).toBe(423)
+    expect(await refused.text()).toBe(
+      'This upload is being saved with a video. Try again in a moment',
+    )
+    expect((await req('HEAD')).status).toBe(200)
+    await Bun.sleep(300)
+    // Past its expiry, but its change still holds it: the clean-up leaves it for the change.
+    expect(await short.cleanUp()).toBe(0)
+    expect(await readdir(shortDir)).toContain(id)
+    short.unclaim(id)
+    expect(await short.cleanUp()).toBe(1)
+    expect(await readdir(shortDir)).toEqual([])
+  })
+
   test('register turns a file on disk into a finished upload of its owner', async () => {
     const path = join(root, 'part')
     await Bun.write(path, mp4)

@@ -1,5 +1,6 @@
 // Every REST video path of SPEC §7 through the real fetch handler and a real database.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { msg } from '../../src/schemas/messages.ts'
 import { startTestApp, type TestApp } from '../helpers/test-app.ts'
@@ -322,6 +323,24 @@ describe('editing', () => {
       form({}, { video: f.ogv }),
     )
     expect(anon.status).toBe(401)
+    const { files, keys } = await mediaAndRows(t)
+    expect(files).toEqual(keys)
+  })
+})
+
+describe('what a multipart request leaves behind', () => {
+  test('a file under both its kind and `file`: one is used, neither is left as an upload', async () => {
+    const video = await created('Both names')
+    const before = await readdir(join(t.dataDir, 'uploads'))
+    const res = await send(
+      t,
+      'PUT',
+      `/api/videos/${video._id}/thumbnail`,
+      token,
+      form({}, { thumbnail: f.jpg, file: f.webp }),
+    )
+    expect(res.status).toBe(200)
+    expect(await readdir(join(t.dataDir, 'uploads'))).toEqual(before)
     const { files, keys } = await mediaAndRows(t)
     expect(files).toEqual(keys)
   })

@@ -185,6 +185,54 @@ describe('the tus endpoint in the app', () => {
     expect(preflight.status).toBe(204)
   })
 
+  test('foreign origins get no CORS headers from the tus endpoint', async () => {
+    const cors = (res: Response) =>
+      [...res.headers.keys()].filter((name) => name.startsWith('access-control-'))
+    const preflight = await t.fetch('/uploads/', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'PATCH' },
+    })
+    expect(cors(preflight)).toEqual([])
+    const created = await tusVia(t, token).create(10, 'video', { Origin: 'https://evil.example' })
+    expect(created.status).toBe(201)
+    expect(cors(created)).toEqual([])
+  })
+
+  test('uploads expire after 24 h, finished or not, from tus or from a multipart body', async () => {
+    const dir = join(t.dataDir, 'uploads')
+    const tus = tusVia(t, token)
+    const finished = await tus.upload(await bytesOf(f.jpg), 'thumbnail')
+    const unfinished = (await tus.create(1000, 'video')).headers.get('location')!.split('/').pop()!
+    // What the REST multipart path leaves when the process dies inside videos.create.
+    const part = join(t.dataDir, 'tmp', 'left-by-a-crash')
+    await Bun.write(part, await bytesOf(f.mp4))
+    const me = (await t.call('GET', '/api/auth/me', { token })).json.data.user._id as string
+    const registered = await t.app.services.media.tus.register(part, 'video', me)
+    const fresh = await tus.upload(await bytesOf(f.png), 'brandLogo')
+    // A day and a minute pass for the first three: their recorded creation moves back.
+    for (const id of [finished, unfinished, registered]) {
+      const info = JSON.parse(await Bun.file(join(dir, `${id}.json`)).text())
+      info.creation_date = new Date(Date.now() - 24 * 3600_000 - 60_000).toISOString()
+      await Bun.write(join(dir, `${id}.json`), JSON.stringify(info))
+    }
+    // Expired uploads are refused at once, before any clean-up runs.
+    const c = await caller()
+    const late = await refusal(
+      c.videos.create({
+        title: 'Too late',
+        uploads: { video: registered, thumbnail: finished, brandLogo: fresh },
+      }),
+    )
+    expect(late).toMatchObject({ status: 400, field: 'video' })
+    // The start-up clean-up removes them; the fresh one stays.
+    await t.restart()
+    const left = await readdir(dir)
+    for (const id of [finished, unfinished, registered]) {
+      expect(left.filter((name) => name.startsWith(id))).toEqual([])
+    }
+    expect(left.filter((name) => name.startsWith(fresh)).sort()).toEqual([fresh, `${fresh}.json`])
+  })
+
   test('over-size Upload-Length: 413 and nothing written', async () => {
     const before = await readdir(join(t.dataDir, 'uploads'))
     const res = await tusVia(t, token).create(limits.videoBytes + 1, 'video')
