@@ -3,6 +3,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import type { Config } from './config.ts'
 import { type Database, openDatabase, runMigrations } from './database.ts'
+import { logUnexpected } from './db-errors.ts'
 import { AppError } from './errors.ts'
 import { readCapped } from './http/body.ts'
 import { pathnameOf } from './http/pathname.ts'
@@ -110,7 +111,7 @@ export async function createApp(config: Config): Promise<App> {
       maxBatchSize: TRPC_MAX_BATCH,
       createContext: () => createContext(services, req, clientIp),
       onError({ error }) {
-        if (error.code === 'INTERNAL_SERVER_ERROR') console.error('[trpc]', error.cause ?? error)
+        if (error.code === 'INTERNAL_SERVER_ERROR') logUnexpected('trpc', error)
       },
     })
   }
@@ -182,6 +183,6 @@ export async function createApp(config: Config): Promise<App> {
 }
 
 function logged(error: unknown): unknown {
-  console.error('[app]', error)
+  logUnexpected('app', error)
   return error
 }

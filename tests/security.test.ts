@@ -1,6 +1,6 @@
 // The security checks, each named by the OWASP ASVS 5.0 requirement it covers where one fits.
 // Behaviour tests elsewhere (auth, admins, videos) go into more detail; this file is the index.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hashToken } from '../src/auth/tokens.ts'
@@ -325,5 +325,138 @@ describe('V1 encoding: stored XSS payloads come back as data, never as markup', 
     expect(list.headers.get('content-type')).toContain('application/json')
     const body = await list.json()
     expect(body.data.videos[0].title).toBe(payload)
+  })
+})
+
+describe('V2 validation and business logic', () => {
+  const CONTROL = /must not contain control characters/
+
+  test('2.2.1 a control character in any text field → 400 naming the field, nothing stored', async () => {
+    const created = await uploadVideo('Existing video')
+    expect(created.status).toBe(201)
+    const videoId: string = created.json.data.video._id
+    const plain = await t.createAdmin('plain_ctl', token)
+    const before = await t.app.database.sql`select count(*)::int as n from admins`
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ['POST', '/api/auth/login', { email: 'owner\u0000@studio.test', password: 'x' }, 'email'],
+      ['POST', '/api/auth/reset-password/request', { email: 'owner@studio.test\u0000' }, 'email'],
+      [
+        'POST',
+        '/api/admins',
+        { username: 'new_one', email: 'n\u0001@studio.test', password: 'secret-12' },
+        'email',
+      ],
+      [
+        'POST',
+        '/api/admins',
+        { username: 'new\u0000one', email: 'n@studio.test', password: 'secret-12' },
+        'username',
+      ],
+      ['PATCH', `/api/admins/${plain.id}`, { email: 'p\u007f@studio.test' }, 'email'],
+      ['PUT', `/api/admins/${plain.id}`, { username: 'x\u0085yz' }, 'username'],
+      ['POST', '/api/videos/check-title', { title: 'Existing\u0000video' }, 'title'],
+      ['PATCH', `/api/videos/${videoId}`, { title: 'New\u0000title' }, 'title'],
+      ['PATCH', `/api/videos/${videoId}`, { title: 'New\ttitle' }, 'title'],
+      ['PATCH', `/api/videos/${videoId}`, { description: 'bell\u0007' }, 'description'],
+      ['PATCH', `/api/videos/${videoId}`, { description: 'nul\u0000' }, 'description'],
+    ]
+    for (const [method, path, body, field] of cases) {
+      const r = await t.call(method, path, { token, body })
+      expect([method, path, r.status, r.json.field]).toEqual([method, path, 400, field])
+      expect(r.json.message).toMatch(CONTROL)
+    }
+    // Multipart text fields go through the same schema.
+    for (const [fields, field] of [
+      [{ title: 'Nul\u0000title', description: 'd' }, 'title'],
+      [{ title: 'Fine title', description: 'esc\u001b[2J' }, 'description'],
+    ] as const) {
+      const res = await send(
+        t,
+        'POST',
+        '/api/videos/upload',
+        token,
+        form(fields, { video: f.mp4, thumbnail: f.jpg, brandLogo: f.png }),
+      )
+      expect([res.status, res.json.field]).toEqual([400, field])
+      expect(res.json.message).toMatch(CONTROL)
+    }
+    // tRPC answers the same.
+    const trpc = await t.fetch('/trpc/auth.login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a\u0000@studio.test', password: 'x' }),
+    })
+    expect(trpc.status).toBe(400)
+    expect((await trpc.json()).error.data.field).toBe('email')
+    // Nothing changed: one video with its old title, no admin added.
+    const list = await t.call('GET', '/api/videos', { token })
+    expect(list.json.data.videos.map((v: { title: string }) => v.title)).toEqual(['Existing video'])
+    expect(await t.app.database.sql`select count(*)::int as n from admins`).toEqual(before)
+  })
+
+  test('2.2.1 descriptions keep newlines and tabs', async () => {
+    const created = await uploadVideo('Multi-line')
+    const id: string = created.json.data.video._id
+    const description = 'First line\r\nSecond line\n\tindented'
+    const r = await t.call('PATCH', `/api/videos/${id}`, { token, body: { description } })
+    expect(r.status).toBe(200)
+    expect(r.json.data.video.description).toBe(description)
+  })
+
+  test('15.4.2 parallel creates with one e-mail or username: one 201, the rest 409 on the field', async () => {
+    for (const [field, message, body] of [
+      [
+        'email',
+        'Email already exists',
+        (i: number) => ({ username: `racer_${i}`, email: 'race@studio.test' }),
+      ],
+      [
+        'username',
+        'Username already exists',
+        (i: number) => ({ username: 'same_name', email: `r${i}@studio.test` }),
+      ],
+    ] as const) {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          t.call('POST', '/api/admins', { token, body: { ...body(i), password: 'secret-12' } }),
+        ),
+      )
+      const statuses = answers.map((a) => a.status).sort()
+      expect(statuses).toEqual([201, 409, 409, 409, 409, 409])
+      for (const a of answers.filter((x) => x.status === 409))
+        expect(a.json).toEqual({ status: 'error', message, field })
+    }
+  })
+
+  test('16.2.5 a failed query is logged without its parameters (no password hash in the log)', async () => {
+    // A rule the service does not know about, so the insert fails as an unexpected error.
+    await t.app.database
+      .sql`alter table admins add constraint admins_probe_check check (username <> 'log_probe')`
+    const errors = spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const rest = await t.call('POST', '/api/admins', {
+        token,
+        body: { username: 'log_probe', email: 'probe@studio.test', password: 'secret-12' },
+      })
+      const trpc = await t.fetch('/trpc/admins.create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          username: 'log_probe',
+          email: 'probe2@studio.test',
+          password: 'secret-12',
+        }),
+      })
+      expect([rest.status, trpc.status]).toEqual([500, 500])
+      const logged = errors.mock.calls.map((args) => Bun.inspect(args)).join('\n')
+      expect(logged).toContain('admins_probe_check')
+      expect(logged).toContain('23514')
+      expect(logged).not.toContain('$argon2id')
+      expect(logged).not.toContain('probe@studio.test')
+      expect(logged).not.toContain('params')
+    } finally {
+      errors.mockRestore()
+      await t.app.database.sql`alter table admins drop constraint admins_probe_check`
+    }
   })
 })

@@ -1,20 +1,17 @@
 import { z } from 'zod'
 import { limits } from './limits.ts'
 import { msg } from './messages.ts'
+import { plainText } from './text.ts'
 
 /** Upload page: title required (SPEC §5 "Upload form"). */
-export const titleSchema = z
-  .string({ error: msg.titleRequired })
-  .trim()
+export const titleSchema = plainText(z.string({ error: msg.titleRequired }).trim(), 'Title')
   .min(1, msg.titleRequired)
   .max(limits.titleMax, `Title must be at most ${limits.titleMax} characters`)
 
 /** Edit form: title required and at least 3 characters. */
 export const editTitleSchema = titleSchema.pipe(z.string().min(limits.titleMin, msg.titleMin))
 
-export const descriptionSchema = z
-  .string()
-  .trim()
+export const descriptionSchema = plainText(z.string().trim(), 'Description', { multiline: true })
   .max(limits.descriptionMax, `Description must be at most ${limits.descriptionMax} characters`)
   .default('')
 
@@ -52,7 +49,7 @@ export const listVideosSchema = z.object({
 })
 
 export const checkTitleSchema = z.object({
-  title: z.string().trim().min(1, msg.titleRequired).max(limits.titleMax),
+  title: plainText(z.string().trim(), 'Title').min(1, msg.titleRequired).max(limits.titleMax),
   excludeId: z.uuid().optional(),
 })
 

@@ -4,6 +4,7 @@ import { and, count, eq, ne, sql } from 'drizzle-orm'
 import { admins } from '../../db/schema.ts'
 import { hashPassword } from '../auth/password.ts'
 import type { Db } from '../database.ts'
+import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
 import { msg } from '../schemas/messages.ts'
 import { type AdminView, adminColumns, toAdminView } from './admin-view.ts'
@@ -12,7 +13,10 @@ type Fields = { username?: string; email?: string }
 
 /** `onChange` hears of every admin edited or deleted (cached sessions must forget them). */
 export function createAdminsService(db: Db, onChange: (adminId: string) => void = () => {}) {
-  /** 409 on the first field another admin already holds (case-insensitive). */
+  /**
+   * 409 on the first field another admin already holds (case-insensitive). When two requests
+   * race past this check, the unique index gives the same answer through conflictOnUnique.
+   */
   async function assertUnique(fields: Fields, exceptId?: string) {
     for (const field of ['email', 'username'] as const) {
       const value = fields[field]
@@ -29,20 +33,13 @@ export function createAdminsService(db: Db, onChange: (adminId: string) => void 
         )
         .limit(1)
       if (taken) {
-        const label = field === 'email' ? 'Email' : 'Username'
-        throw new AppError('CONFLICT', `${label} already exists`, field)
+        throw new AppError(
+          'CONFLICT',
+          field === 'email' ? msg.emailTaken : msg.usernameTaken,
+          field,
+        )
       }
     }
-  }
-
-  /** The unique indexes are the last word when two requests race past assertUnique. */
-  function uniqueViolation(e: unknown): never {
-    const text = String((e as { constraint_name?: string })?.constraint_name ?? e)
-    if (text.includes('admins_email'))
-      throw new AppError('CONFLICT', 'Email already exists', 'email')
-    if (text.includes('admins_username'))
-      throw new AppError('CONFLICT', 'Username already exists', 'username')
-    throw e
   }
 
   async function find(id: string) {
@@ -64,7 +61,7 @@ export function createAdminsService(db: Db, onChange: (adminId: string) => void 
         .insert(admins)
         .values({ username: input.username, email: input.email, passwordHash, role: 'admin' })
         .returning(adminColumns)
-        .catch(uniqueViolation)
+        .catch(conflictOnUnique)
       return toAdminView(row!)
     },
 
@@ -80,7 +77,7 @@ export function createAdminsService(db: Db, onChange: (adminId: string) => void 
         .set(changes)
         .where(eq(admins.id, id))
         .returning(adminColumns)
-        .catch(uniqueViolation)
+        .catch(conflictOnUnique)
       if (!row) throw new AppError('NOT_FOUND', msg.adminNotFound)
       onChange(id)
       return toAdminView(row)

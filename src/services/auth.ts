@@ -7,6 +7,7 @@ import { RateLimiter, tooManyMessage } from '../auth/rate-limit.ts'
 import { SessionCache } from '../auth/session-cache.ts'
 import { hashToken, newToken } from '../auth/tokens.ts'
 import type { Db } from '../database.ts'
+import { logUnexpected } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import { resetPasswordMail } from '../mail/reset-mail.ts'
@@ -55,7 +56,7 @@ export function createAuthService(deps: {
   const pending = new Set<Promise<void>>()
   function track(work: Promise<void>) {
     const p = work
-      .catch((e) => console.error('[auth] reset mail failed:', e))
+      .catch((e) => logUnexpected('auth: reset mail', e))
       .finally(() => pending.delete(p))
     pending.add(p)
   }
