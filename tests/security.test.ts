@@ -259,6 +259,34 @@ describe('V7 session management', () => {
   })
 })
 
+describe('V7 session termination on credential change', () => {
+  test("7.4.3 / 7.4.5 an admin's password or e-mail set by a super_admin ends all their sessions", async () => {
+    for (const change of [{ password: 'reset-by-admin' }, { email: 'elsewhere@studio.test' }]) {
+      const mixer = await t.createAdmin(`term_${Object.keys(change)[0]}`, token)
+      expect((await t.call('GET', '/api/auth/me', { token: mixer.token })).status).toBe(200)
+      await t.call('PATCH', `/api/admins/${mixer.id}`, { token, body: change })
+      expect((await t.call('GET', '/api/auth/me', { token: mixer.token })).status).toBe(401)
+    }
+  })
+})
+
+describe('ids compare in any case (a review finding; no ASVS requirement names it)', () => {
+  test('a video keeps its own title when edited by an upper-case id', async () => {
+    const res = await uploadVideo('Own title')
+    const id: string = res.json.data.video._id
+    const r = await t.call('PATCH', `/api/videos/${id.toUpperCase()}`, {
+      token,
+      body: { title: 'Own title', description: 'changed' },
+    })
+    expect(r.status).toBe(200)
+    const check = await t.fetch(
+      `/trpc/videos.checkTitle?input=${encodeURIComponent(JSON.stringify({ title: 'own TITLE', excludeId: id.toUpperCase() }))}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    )
+    expect((await check.json()).result.data.available).toBe(true)
+  })
+})
+
 describe('V8 authorization', () => {
   test('8.2.1 every admin path needs a super_admin (403 for a plain admin, 401 without a session)', async () => {
     const plain = await t.createAdmin('plain_sec', token)

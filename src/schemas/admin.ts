@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { emailSchema, newPasswordSchema } from './auth.ts'
+import { uuidSchema } from './id.ts'
 import { limits } from './limits.ts'
 import { msg } from './messages.ts'
 import { plainText } from './text.ts'
@@ -55,4 +56,4 @@ export const updateAdminFormSchema = updateAdminSchema
     path: ['confirmPassword'],
   })
 
-export const idSchema = z.uuid({ error: 'Invalid id' })
+export const idSchema = uuidSchema('Invalid id')
