@@ -6,6 +6,7 @@ import { type Database, openDatabase, runMigrations } from './database.ts'
 import { logUnexpected } from './db-errors.ts'
 import { AppError } from './errors.ts'
 import { readCapped } from './http/body.ts'
+import { clientAddressResolver } from './http/client-ip.ts'
 import { pathnameOf } from './http/pathname.ts'
 import { AnswerCache } from './http/response-cache.ts'
 import { markSecured, withSecurityHeaders } from './http/security-headers.ts'
@@ -33,7 +34,8 @@ export type App = {
   database: Database
   services: Services
   /**
-   * `clientIp` may be a function: it is asked only by the calls that need it (rate limits).
+   * `clientIp` is the socket's peer address (X-Forwarded-For counts only behind TRUSTED_PROXIES);
+   * it may be a function: it is asked only by the calls that need it (rate limits).
    * `closeIfIdle` closes the request's connection once it goes quiet (tus lock hand-over).
    */
   fetch(
@@ -90,6 +92,7 @@ export async function createApp(config: Config): Promise<App> {
     },
   }
   const serveStatic = createStaticHandler(config.webDist)
+  const clientAddress = clientAddressResolver(config.trustedProxies)
 
   async function trpc(req: Request, clientIp: () => string): Promise<Response> {
     // tRPC decodes the procedure path itself and answers 500 when that throws.
@@ -167,7 +170,8 @@ export async function createApp(config: Config): Promise<App> {
     async fetch(req, clientIp = 'unknown', closeIfIdle) {
       let res: Response
       try {
-        const ip = typeof clientIp === 'function' ? clientIp : () => clientIp
+        const peer = typeof clientIp === 'function' ? clientIp : () => clientIp
+        const ip = () => clientAddress(peer(), req.headers.get('x-forwarded-for'))
         res = await route(req, ip, closeIfIdle)
       } catch (error) {
         res = error instanceof AppError ? fail(error) : fail(logged(error))

@@ -7,6 +7,7 @@ import { AppError } from './errors.ts'
 import { msg } from './schemas/messages.ts'
 
 const UNIQUE_VIOLATION = '23505'
+export const FOREIGN_KEY_VIOLATION = '23503'
 
 /** Every unique index a request can run into, by name (db/schema.ts), with the field it names. */
 const UNIQUE_FIELDS: Record<string, { field: string; message: string }> = {

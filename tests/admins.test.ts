@@ -186,7 +186,7 @@ describe('credentials and ids', () => {
     expect(left?.n).toBe(0)
     await t.login(mixer.email, 'changed-pass-1')
     expect(await me(owner)).toBe(200)
-  })
+  }, 30_000)
 
   test("changing an admin's e-mail ends their sessions; a username change does not", async () => {
     const mixer = await t.createAdmin('mail_mixer', owner)
