@@ -2,6 +2,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { RateLimiterMemory } from 'rate-limiter-flexible'
 import { admins, passwordResetTokens } from '../../db/schema.ts'
+import { DeferredQueue } from '../auth/deferred-queue.ts'
 import { type AppLucia, SESSION_MAX_AGE_MS } from '../auth/lucia.ts'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/password.ts'
 import {
@@ -48,7 +49,7 @@ export const RESET_LIMITS: LimitOptions = {
 const MAILS_PER_EMAIL_HOUR = 10
 /** E-mails waiting for their reset work; beyond this (a flood) requests are answered and dropped. */
 const MAX_QUEUED_RESETS = 1000
-/** The random pause before the queued reset work runs (see queueReset). */
+/** The random pause before queued reset work runs (src/auth/deferred-queue.ts says why). */
 const RESET_PAUSE_MS = { min: 20, max: 200 }
 
 export type SessionUser = AdminView
@@ -90,34 +91,6 @@ export function createAuthService(deps: {
     sessions.set(id, { value: result, userId: user.id, expiresAt }, Date.now(), generation)
     return result
   }
-  // Reset requests' real work, queued: the answer goes out first, and the queue is worked
-  // through after a random pause, in batches. Work done right after a known address's answer
-  // would slow the next request the server answers, which an attacker could time (ASVS 6.3.8);
-  // at a random later moment it lands on whoever is being served then. One batch at a time also
-  // bounds the database work a flood of requests can start.
-  const resetQueue = new Set<string>()
-  let resetWorker: Promise<void> | undefined
-
-  function queueReset(email: string) {
-    if (resetQueue.size >= MAX_QUEUED_RESETS) return // a flood: the answer is the same anyway
-    resetQueue.add(email)
-    resetWorker ??= workResetQueue().finally(() => {
-      resetWorker = undefined
-    })
-  }
-
-  async function workResetQueue() {
-    while (resetQueue.size > 0) {
-      await Bun.sleep(
-        RESET_PAUSE_MS.min + Math.random() * (RESET_PAUSE_MS.max - RESET_PAUSE_MS.min),
-      )
-      const batch = [...resetQueue]
-      resetQueue.clear()
-      for (const email of batch) {
-        await sendResetMail(email).catch((e) => logUnexpected('auth: reset mail', e))
-      }
-    }
-  }
 
   /** The reset request's real work: whether the address is known is decided here, off the answer. */
   async function sendResetMail(email: string) {
@@ -146,6 +119,12 @@ export function createAuthService(deps: {
     const link = `${deps.publicUrl}/auth/reset-password/${token}`
     await mailer.send(resetPasswordMail(row.email, link))
   }
+
+  const resetWork = new DeferredQueue(
+    sendResetMail,
+    { pauseMs: RESET_PAUSE_MS, maxWaiting: MAX_QUEUED_RESETS },
+    (e) => logUnexpected('auth: reset mail', e),
+  )
 
   async function startSession(userId: string): Promise<string> {
     const token = newToken()
@@ -211,18 +190,16 @@ export function createAuthService(deps: {
 
     /**
      * Answers the same, in the same time, for known and unknown addresses (ASVS 6.3.8): only the
-     * limits are checked here; the lookup, the token and the mail run after the answer.
+     * limits are checked here; the lookup, the token and the mail are deferred work.
      */
     async requestPasswordReset(email: string, clientIp: string) {
       const attempt = await reserve(resetRequests, email, clientIp)
       attempt.done()
-      queueReset(email.toLowerCase())
+      resetWork.add(email.toLowerCase())
     },
 
     /** Resolves when background work (reset mails) has finished; used at shutdown and in tests. */
-    async settle() {
-      while (resetWorker) await resetWorker
-    },
+    settle: () => resetWork.settle(),
 
     async resetPassword(token: string, password: string) {
       const tokenHash = hashToken(token)
