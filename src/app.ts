@@ -3,8 +3,10 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import type { Config } from './config.ts'
 import { type Database, openDatabase, runMigrations } from './database.ts'
+import { logUnexpected } from './db-errors.ts'
 import { AppError } from './errors.ts'
 import { readCapped } from './http/body.ts'
+import { clientAddressResolver } from './http/client-ip.ts'
 import { pathnameOf } from './http/pathname.ts'
 import { AnswerCache } from './http/response-cache.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
@@ -32,7 +34,8 @@ export type App = {
   database: Database
   services: Services
   /**
-   * `clientIp` may be a function: it is asked only by the calls that need it (rate limits).
+   * `clientIp` is the socket's peer address (X-Forwarded-For counts only behind TRUSTED_PROXIES);
+   * it may be a function: it is asked only by the calls that need it (rate limits).
    * `closeIfIdle` closes the request's connection once it goes quiet (tus lock hand-over).
    */
   fetch(
@@ -89,6 +92,7 @@ export async function createApp(config: Config): Promise<App> {
     },
   }
   const serveStatic = createStaticHandler(config.webDist)
+  const clientAddress = clientAddressResolver(config.trustedProxies)
 
   async function trpc(req: Request, clientIp: () => string): Promise<Response> {
     // tRPC decodes the procedure path itself and answers 500 when that throws.
@@ -110,7 +114,7 @@ export async function createApp(config: Config): Promise<App> {
       maxBatchSize: TRPC_MAX_BATCH,
       createContext: () => createContext(services, req, clientIp),
       onError({ error }) {
-        if (error.code === 'INTERNAL_SERVER_ERROR') console.error('[trpc]', error.cause ?? error)
+        if (error.code === 'INTERNAL_SERVER_ERROR') logUnexpected('trpc', error)
       },
     })
   }
@@ -177,7 +181,8 @@ export async function createApp(config: Config): Promise<App> {
       const pathname = pathnameOf(req.url)
       let res: Response
       try {
-        const ip = typeof clientIp === 'function' ? clientIp : () => clientIp
+        const peer = typeof clientIp === 'function' ? clientIp : () => clientIp
+        const ip = () => clientAddress(peer(), req.headers.get('x-forwarded-for'))
         res = await route(req, pathname, ip, closeIfIdle)
       } catch (error) {
         res = error instanceof AppError ? fail(error) : fail(logged(error))
@@ -201,6 +206,6 @@ const isApiPath = (pathname: string) =>
   pathname.startsWith('/trpc/')
 
 function logged(error: unknown): unknown {
-  console.error('[app]', error)
+  logUnexpected('app', error)
   return error
 }

@@ -1,5 +1,6 @@
 // The only reader of process.env: parsed once with zod; a bad value stops start-up with one line.
 import { z } from 'zod'
+import { parseProxyList } from './http/client-ip.ts'
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -28,6 +29,17 @@ const envSchema = z.object({
   WEB_DIST: z.string().default('web/dist'),
   // Seconds a connection may send nothing before it is dropped (Bun allows up to 255).
   IDLE_TIMEOUT: z.coerce.number().int().min(1).max(255).default(60),
+
+  // Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges).
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const parsed = parseProxyList(v)
+      if ('ok' in parsed) return parsed.ok
+      ctx.addIssue({ code: 'custom', message: `has '${parsed.bad}', not an address or range` })
+      return z.NEVER
+    }),
 })
 
 export type Config = {
@@ -42,6 +54,7 @@ export type Config = {
   smtpUrl: string | undefined
   webDist: string
   idleTimeoutSeconds: number
+  trustedProxies: string[]
 }
 
 export class ConfigError extends Error {}
@@ -67,5 +80,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     webDist: e.WEB_DIST,
     idleTimeoutSeconds: e.IDLE_TIMEOUT,
+    trustedProxies: e.TRUSTED_PROXIES,
   }
 }

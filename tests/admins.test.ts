@@ -166,3 +166,82 @@ describe('tRPC admins', () => {
     expect(body.result.data.admins[0].email).toBe(ADMIN_EMAIL)
   })
 })
+
+describe('credentials and ids', () => {
+  const me = async (token: string) => (await t.call('GET', '/api/auth/me', { token })).status
+
+  test("a super_admin setting another admin's password ends all of that admin's sessions at once", async () => {
+    const mixer = await t.createAdmin('cred_mixer', owner)
+    const second = await t.login(mixer.email, 'password-123')
+    // Both sessions are validated (and cached) before the change.
+    expect([await me(mixer.token), await me(second)]).toEqual([200, 200])
+    const r = await t.call('PATCH', `/api/admins/${mixer.id}`, {
+      token: owner,
+      body: { password: 'changed-pass-1' },
+    })
+    expect(r.status).toBe(200)
+    expect([await me(mixer.token), await me(second)]).toEqual([401, 401])
+    const [left] = await t.app.database
+      .sql`select count(*)::int as n from sessions where user_id = ${mixer.id}`
+    expect(left?.n).toBe(0)
+    await t.login(mixer.email, 'changed-pass-1')
+    expect(await me(owner)).toBe(200)
+  }, 30_000)
+
+  test("changing an admin's e-mail ends their sessions; a username change does not", async () => {
+    const mixer = await t.createAdmin('mail_mixer', owner)
+    expect(await me(mixer.token)).toBe(200)
+    await t.call('PUT', `/api/admins/${mixer.id}`, {
+      token: owner,
+      body: { username: 'renamed_1' },
+    })
+    expect(await me(mixer.token)).toBe(200)
+    // The same address in another case is no change.
+    await t.call('PUT', `/api/admins/${mixer.id}`, {
+      token: owner,
+      body: { email: mixer.email.toUpperCase() },
+    })
+    expect(await me(mixer.token)).toBe(200)
+    await t.call('PUT', `/api/admins/${mixer.id}`, {
+      token: owner,
+      body: { email: 'moved@studio.test' },
+    })
+    expect(await me(mixer.token)).toBe(401)
+    await t.login('moved@studio.test', 'password-123')
+  })
+
+  test('a super_admin changing their own password keeps this session and ends their others', async () => {
+    const elsewhere = await t.login()
+    const self = (await t.call('GET', '/api/auth/me', { token: owner })).json.data.user._id
+    const r = await t.call('PATCH', `/api/admins/${self}`, {
+      token: owner,
+      body: { password: 'owner-new-pass' },
+    })
+    expect(r.status).toBe(200)
+    expect([await me(owner), await me(elsewhere)]).toEqual([200, 401])
+  })
+
+  test('ids compare in any case: self-delete in upper case is refused, an edit reaches the cache', async () => {
+    const self: string = (await t.call('GET', '/api/auth/me', { token: owner })).json.data.user._id
+    // A second super_admin, so that only the self-delete rule can refuse.
+    const second = await t.createAdmin('second_su2', owner)
+    await t.app.database.sql`update admins set role = 'super_admin' where id = ${second.id}`
+    const upper = await t.call('DELETE', `/api/admins/${self.toUpperCase()}`, { token: owner })
+    expect(upper.status).toBe(403)
+    expect(upper.json.message).toBe('You cannot delete your own account')
+    expect(await me(owner)).toBe(200)
+
+    const mixer = await t.createAdmin('case_mixer', owner)
+    expect(
+      (await t.call('GET', '/api/auth/me', { token: mixer.token })).json.data.user.username,
+    ).toBe('case_mixer')
+    const edit = await t.call('PATCH', `/api/admins/${mixer.id.toUpperCase()}`, {
+      token: owner,
+      body: { username: 'case_renamed' },
+    })
+    expect(edit.status).toBe(200)
+    expect(edit.json.data.admin._id).toBe(mixer.id)
+    const after = await t.call('GET', '/api/auth/me', { token: mixer.token })
+    expect(after.json.data.user.username).toBe('case_renamed')
+  })
+})

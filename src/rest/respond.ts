@@ -1,4 +1,5 @@
 // REST answer shapes of ARCHITECTURE.md: {status:'success', data} and {status:'error', message, field?}.
+import { logUnexpected } from '../db-errors.ts'
 import { toPublicError } from '../errors.ts'
 
 export function ok(data: unknown, status = 200): Response {
@@ -7,7 +8,7 @@ export function ok(data: unknown, status = 200): Response {
 
 export function fail(error: unknown): Response {
   const pub = toPublicError(error)
-  if (pub.status >= 500) console.error('[rest]', error)
+  if (pub.status >= 500) logUnexpected('rest', error)
   const body = { status: 'error', message: pub.message, ...(pub.field ? { field: pub.field } : {}) }
   return Response.json(body, { status: pub.status })
 }

@@ -16,7 +16,11 @@ export const adminsRouter = router({
   update: superAdminProcedure
     .input(updateAdminSchema.extend(byId.shape))
     .mutation(async ({ ctx, input: { id, ...fields } }) => ({
-      admin: await ctx.services.admins.update(id, fields),
+      admin: await ctx.services.admins.update(
+        id,
+        fields,
+        id === ctx.session.user._id ? ctx.session.id : undefined,
+      ),
     })),
 
   delete: superAdminProcedure.input(byId).mutation(async ({ ctx, input }) => ({

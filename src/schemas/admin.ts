@@ -1,14 +1,17 @@
 import { z } from 'zod'
 import { emailSchema, newPasswordSchema } from './auth.ts'
+import { uuidSchema } from './id.ts'
 import { limits } from './limits.ts'
 import { msg } from './messages.ts'
+import { plainText } from './text.ts'
 
 export const roles = ['super_admin', 'admin'] as const
 export type Role = (typeof roles)[number]
 
-export const usernameSchema = z
-  .string({ error: msg.usernameRequired })
-  .trim()
+export const usernameSchema = plainText(
+  z.string({ error: msg.usernameRequired }).trim(),
+  'Username',
+)
   .min(1, msg.usernameRequired)
   .min(limits.usernameMin, msg.usernameMin)
   .max(50, 'Username must be at most 50 characters')
@@ -53,4 +56,4 @@ export const updateAdminFormSchema = updateAdminSchema
     path: ['confirmPassword'],
   })
 
-export const idSchema = z.uuid({ error: 'Invalid id' })
+export const idSchema = uuidSchema('Invalid id')

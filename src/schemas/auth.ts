@@ -1,13 +1,12 @@
 import { z } from 'zod'
 import { limits } from './limits.ts'
 import { msg } from './messages.ts'
+import { plainText } from './text.ts'
 
 // A practical address check: something@something.tld, no spaces.
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export const emailSchema = z
-  .string({ error: msg.emailRequired })
-  .trim()
+export const emailSchema = plainText(z.string({ error: msg.emailRequired }).trim(), 'Email')
   .min(1, msg.emailRequired)
   .max(254, msg.emailInvalid)
   .regex(EMAIL_RE, msg.emailInvalid)

@@ -1,6 +1,8 @@
 // Shared with web/: zod schemas, SPEC messages and limits. No server imports here.
 export * from './admin.ts'
 export * from './auth.ts'
+export * from './id.ts'
 export * from './limits.ts'
 export * from './messages.ts'
+export * from './text.ts'
 export * from './video.ts'

@@ -30,4 +30,7 @@ export const msg = {
     'If an account exists with this email, you will receive password reset instructions.',
   videoNotFound: 'Video not found',
   adminNotFound: 'Admin not found',
+  // Not SPEC text: SPEC §8 says a 409 names the field; these are its messages.
+  emailTaken: 'Email already exists',
+  usernameTaken: 'Username already exists',
 } as const

@@ -1,20 +1,18 @@
 import { z } from 'zod'
+import { lowerId, uuidSchema } from './id.ts'
 import { limits } from './limits.ts'
 import { msg } from './messages.ts'
+import { plainText } from './text.ts'
 
 /** Upload page: title required (SPEC §5 "Upload form"). */
-export const titleSchema = z
-  .string({ error: msg.titleRequired })
-  .trim()
+export const titleSchema = plainText(z.string({ error: msg.titleRequired }).trim(), 'Title')
   .min(1, msg.titleRequired)
   .max(limits.titleMax, `Title must be at most ${limits.titleMax} characters`)
 
 /** Edit form: title required and at least 3 characters. */
 export const editTitleSchema = titleSchema.pipe(z.string().min(limits.titleMin, msg.titleMin))
 
-export const descriptionSchema = z
-  .string()
-  .trim()
+export const descriptionSchema = plainText(z.string().trim(), 'Description', { multiline: true })
   .max(limits.descriptionMax, `Description must be at most ${limits.descriptionMax} characters`)
   .default('')
 
@@ -33,7 +31,7 @@ export const createVideoSchema = z.object({
 export type CreateVideoInput = z.input<typeof createVideoSchema>
 
 export const updateVideoSchema = z.object({
-  id: z.uuid({ error: msg.videoNotFound }),
+  id: uuidSchema(msg.videoNotFound),
   title: editTitleSchema.optional(),
   description: descriptionSchema.optional(),
   uploads: z
@@ -52,16 +50,24 @@ export const listVideosSchema = z.object({
 })
 
 export const checkTitleSchema = z.object({
-  title: z.string().trim().min(1, msg.titleRequired).max(limits.titleMax),
-  excludeId: z.uuid().optional(),
+  title: plainText(z.string().trim(), 'Title').min(1, msg.titleRequired).max(limits.titleMax),
+  excludeId: uuidSchema('Invalid id').optional(),
 })
 
 export const bulkDeleteSchema = z.object({
-  ids: z.array(z.string().max(100)).min(1, 'Select at least one video').max(1000),
+  ids: z
+    .array(z.string().max(100).transform(lowerId))
+    .min(1, 'Select at least one video')
+    .max(1000),
 })
 
 /** A video id from a path or input. Anything that is not an existing video is 404, not 400. */
-export const videoIdSchema = z.string().trim().min(1, msg.videoNotFound).max(100, msg.videoNotFound)
+export const videoIdSchema = z
+  .string()
+  .trim()
+  .min(1, msg.videoNotFound)
+  .max(100, msg.videoNotFound)
+  .transform(lowerId)
 
 /** The edit call with a lenient id (see videoIdSchema). */
 export const editVideoSchema = updateVideoSchema.extend({ id: videoIdSchema })

@@ -1,18 +1,23 @@
 // Admin accounts: the rules of SPEC §6 as ARCHITECTURE.md tightens them (super_admin only,
 // no self-delete, the last super_admin stays).
 import { and, count, eq, ne, sql } from 'drizzle-orm'
-import { admins } from '../../db/schema.ts'
+import { admins, sessions } from '../../db/schema.ts'
 import { hashPassword } from '../auth/password.ts'
 import type { Db } from '../database.ts'
+import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
 import { msg } from '../schemas/messages.ts'
 import { type AdminView, adminColumns, toAdminView } from './admin-view.ts'
 
 type Fields = { username?: string; email?: string }
 
-/** `onChange` hears of every admin edited or deleted (cached sessions must forget them). */
+/** `onChange` hears of every admin edited or deleted, after the change commits (cached sessions
+ * must forget them). */
 export function createAdminsService(db: Db, onChange: (adminId: string) => void = () => {}) {
-  /** 409 on the first field another admin already holds (case-insensitive). */
+  /**
+   * 409 on the first field another admin already holds (case-insensitive). When two requests
+   * race past this check, the unique index gives the same answer through conflictOnUnique.
+   */
   async function assertUnique(fields: Fields, exceptId?: string) {
     for (const field of ['email', 'username'] as const) {
       const value = fields[field]
@@ -29,20 +34,13 @@ export function createAdminsService(db: Db, onChange: (adminId: string) => void 
         )
         .limit(1)
       if (taken) {
-        const label = field === 'email' ? 'Email' : 'Username'
-        throw new AppError('CONFLICT', `${label} already exists`, field)
+        throw new AppError(
+          'CONFLICT',
+          field === 'email' ? msg.emailTaken : msg.usernameTaken,
+          field,
+        )
       }
     }
-  }
-
-  /** The unique indexes are the last word when two requests race past assertUnique. */
-  function uniqueViolation(e: unknown): never {
-    const text = String((e as { constraint_name?: string })?.constraint_name ?? e)
-    if (text.includes('admins_email'))
-      throw new AppError('CONFLICT', 'Email already exists', 'email')
-    if (text.includes('admins_username'))
-      throw new AppError('CONFLICT', 'Username already exists', 'username')
-    throw e
   }
 
   async function find(id: string) {
@@ -64,23 +62,49 @@ export function createAdminsService(db: Db, onChange: (adminId: string) => void 
         .insert(admins)
         .values({ username: input.username, email: input.email, passwordHash, role: 'admin' })
         .returning(adminColumns)
-        .catch(uniqueViolation)
+        .catch(conflictOnUnique)
       return toAdminView(row!)
     },
 
-    async update(id: string, input: Fields & { password?: string }) {
+    /**
+     * Only the given fields change. A new password or e-mail ends every session of that admin in
+     * the same transaction (ASVS 7.4.3), except `keepSessionId`: the session of an admin who
+     * changes their own credentials stays, their other ones end.
+     */
+    async update(id: string, input: Fields & { password?: string }, keepSessionId?: string) {
       await find(id)
       await assertUnique(input, id)
       const changes: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() }
       if (input.username) changes.username = input.username
       if (input.email) changes.email = input.email
       if (input.password) changes.passwordHash = await hashPassword(input.password)
-      const [row] = await db
-        .update(admins)
-        .set(changes)
-        .where(eq(admins.id, id))
-        .returning(adminColumns)
-        .catch(uniqueViolation)
+      const row = await db
+        .transaction(async (tx) => {
+          const [before] = await tx
+            .select({ email: admins.email })
+            .from(admins)
+            .where(eq(admins.id, id))
+            .for('update')
+          if (!before) return undefined
+          const [after] = await tx
+            .update(admins)
+            .set(changes)
+            .where(eq(admins.id, id))
+            .returning(adminColumns)
+          const newEmail = input.email && input.email.toLowerCase() !== before.email.toLowerCase()
+          if (input.password || newEmail) {
+            await tx
+              .delete(sessions)
+              .where(
+                and(
+                  eq(sessions.userId, id),
+                  keepSessionId ? ne(sessions.id, keepSessionId) : undefined,
+                ),
+              )
+          }
+          return after
+        })
+        .catch(conflictOnUnique)
       if (!row) throw new AppError('NOT_FOUND', msg.adminNotFound)
       onChange(id)
       return toAdminView(row)

@@ -1,12 +1,21 @@
 // Sign-in, sessions and password reset: the rules behind the auth router and REST paths.
 import { and, eq, gt, sql } from 'drizzle-orm'
+import { RateLimiterMemory } from 'rate-limiter-flexible'
 import { admins, passwordResetTokens } from '../../db/schema.ts'
+import { DeferredQueue } from '../auth/deferred-queue.ts'
 import { type AppLucia, SESSION_MAX_AGE_MS } from '../auth/lucia.ts'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/password.ts'
-import { RateLimiter, tooManyMessage } from '../auth/rate-limit.ts'
+import {
+  type Attempt,
+  AttemptLimits,
+  BUSY_MESSAGE,
+  type LimitOptions,
+  tooManyMessage,
+} from '../auth/rate-limit.ts'
 import { SessionCache } from '../auth/session-cache.ts'
 import { hashToken, newToken } from '../auth/tokens.ts'
 import type { Db } from '../database.ts'
+import { FOREIGN_KEY_VIOLATION, logUnexpected, postgresErrorOf } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import { resetPasswordMail } from '../mail/reset-mail.ts'
@@ -14,7 +23,34 @@ import { msg } from '../schemas/messages.ts'
 import { type AdminView, toAdminView } from './admin-view.ts'
 
 const RESET_TTL_MS = 60 * 60 * 1000
-const WINDOW_MS = 10 * 60 * 1000
+const LOCKS = {
+  lockSeconds: 15 * 60,
+  maxLockSeconds: 24 * 60 * 60,
+  lockMemorySeconds: 24 * 60 * 60,
+}
+
+/** ASVS 6.3.1; README "Sign-in limits" explains the numbers. */
+export const SIGN_IN_LIMITS: LimitOptions = {
+  perPair: 10,
+  perAddress: 20,
+  windowSeconds: 15 * 60,
+  ...LOCKS,
+  inFlight: { perAddress: 4, perEmail: 4, total: 16 },
+}
+/** Reset requests cost a lookup, not an argon2 check: counted, not capped in flight. */
+export const RESET_LIMITS: LimitOptions = {
+  perPair: 5,
+  perAddress: 10,
+  windowSeconds: 15 * 60,
+  ...LOCKS,
+  inFlight: { perAddress: 0, perEmail: 0, total: 0 },
+}
+/** Reset mails one address receives per hour, whoever asks; further requests send nothing. */
+const MAILS_PER_EMAIL_HOUR = 10
+/** E-mails waiting for their reset work; beyond this (a flood) requests are answered and dropped. */
+const MAX_QUEUED_RESETS = 1000
+/** The random pause before queued reset work runs (src/auth/deferred-queue.ts says why). */
+const RESET_PAUSE_MS = { min: 20, max: 200 }
 
 export type SessionUser = AdminView
 export type AuthSession = { id: string; user: SessionUser }
@@ -26,13 +62,16 @@ export function createAuthService(deps: {
   publicUrl: string
 }) {
   const { db, lucia, mailer } = deps
-  // Failed sign-ins per e-mail and per client address (ASVS 6.3.1).
-  const loginFailures = new RateLimiter(10, WINDOW_MS)
-  const resetRequests = new RateLimiter(5, WINDOW_MS)
+  const signIns = new AttemptLimits(SIGN_IN_LIMITS)
+  const resetRequests = new AttemptLimits(RESET_LIMITS)
+  const resetMails = new RateLimiterMemory({ points: MAILS_PER_EMAIL_HOUR, duration: 60 * 60 })
 
-  function guard(limiter: RateLimiter, keys: string[]) {
-    const wait = Math.max(...keys.map((k) => limiter.retryAfter(k)))
-    if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', tooManyMessage(wait))
+  /** One attempt reserved before the work it guards, or a 429 at once. */
+  async function reserve(limits: AttemptLimits, email: string, clientIp: string): Promise<Attempt> {
+    const attempt = await limits.reserve(email, clientIp)
+    if (attempt.denied === 'busy') throw new AppError('TOO_MANY_REQUESTS', BUSY_MESSAGE)
+    if (attempt.denied) throw new AppError('TOO_MANY_REQUESTS', tooManyMessage(attempt.retryMs))
+    return attempt
   }
 
   const sessions = new SessionCache<AuthSession>()
@@ -52,15 +91,21 @@ export function createAuthService(deps: {
     sessions.set(id, { value: result, userId: user.id, expiresAt }, Date.now(), generation)
     return result
   }
-  const pending = new Set<Promise<void>>()
-  function track(work: Promise<void>) {
-    const p = work
-      .catch((e) => console.error('[auth] reset mail failed:', e))
-      .finally(() => pending.delete(p))
-    pending.add(p)
-  }
 
-  async function issueResetToken(row: { id: string; email: string }) {
+  /** The reset request's real work: whether the address is known is decided here, off the answer. */
+  async function sendResetMail(email: string) {
+    const [row] = await db
+      .select({ id: admins.id, email: admins.email })
+      .from(admins)
+      .where(eq(sql`lower(${admins.email})`, email))
+      .limit(1)
+    if (!row) return
+    // Past the hourly cap the last mail's link still works (each mail replaces the one before).
+    const underCap = await resetMails.consume(email).then(
+      () => true,
+      () => false,
+    )
+    if (!underCap) return
     const token = newToken()
     await db.transaction(async (tx) => {
       await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, row.id))
@@ -75,6 +120,12 @@ export function createAuthService(deps: {
     await mailer.send(resetPasswordMail(row.email, link))
   }
 
+  const resetWork = new DeferredQueue(
+    sendResetMail,
+    { pauseMs: RESET_PAUSE_MS, maxWaiting: MAX_QUEUED_RESETS },
+    (e) => logUnexpected('auth: reset mail', e),
+  )
+
   async function startSession(userId: string): Promise<string> {
     const token = newToken()
     await lucia.createSession(userId, { created_at: new Date() }, { sessionId: hashToken(token) })
@@ -83,23 +134,28 @@ export function createAuthService(deps: {
 
   return {
     async login(email: string, password: string, clientIp: string) {
-      const keys = [`email:${email}`, `ip:${clientIp}`]
-      guard(loginFailures, keys)
-      const [row] = await db
-        .select()
-        .from(admins)
-        .where(eq(sql`lower(${admins.email})`, email.toLowerCase()))
-        .limit(1)
-      const ok = row
-        ? await verifyPassword(password, row.passwordHash)
-        : await verifyAgainstDummy(password)
-      if (!row || !ok) {
-        for (const k of keys) loginFailures.hit(k)
-        throw new AppError('UNAUTHORIZED', msg.invalidCredentials)
+      const attempt = await reserve(signIns, email, clientIp)
+      try {
+        const [row] = await db
+          .select()
+          .from(admins)
+          .where(eq(sql`lower(${admins.email})`, email.toLowerCase()))
+          .limit(1)
+        const ok = row
+          ? await verifyPassword(password, row.passwordHash)
+          : await verifyAgainstDummy(password)
+        if (!row || !ok) throw new AppError('UNAUTHORIZED', msg.invalidCredentials)
+        await attempt.succeeded()
+        const token = await startSession(row.id).catch((e) => {
+          // The admin was deleted while signing in (sessions.user_id references admins).
+          if (postgresErrorOf(e)?.code === FOREIGN_KEY_VIOLATION)
+            throw new AppError('UNAUTHORIZED', msg.invalidCredentials)
+          throw e
+        })
+        return { user: toAdminView(row), token }
+      } finally {
+        attempt.done()
       }
-      loginFailures.reset(`email:${email}`)
-      const token = await startSession(row.id)
-      return { user: toAdminView(row), token }
     },
 
     /** A session for a known admin without a password: trusted scripts only (db/seed.ts). */
@@ -132,47 +188,51 @@ export function createAuthService(deps: {
       sessions.forgetUser(userId)
     },
 
+    /**
+     * Answers the same, in the same time, for known and unknown addresses (ASVS 6.3.8): only the
+     * limits are checked here; the lookup, the token and the mail are deferred work.
+     */
     async requestPasswordReset(email: string, clientIp: string) {
-      const keys = [`email:${email}`, `ip:${clientIp}`]
-      guard(resetRequests, keys)
-      for (const k of keys) resetRequests.hit(k)
-      const [row] = await db
-        .select({ id: admins.id, email: admins.email })
-        .from(admins)
-        .where(eq(sql`lower(${admins.email})`, email.toLowerCase()))
-        .limit(1)
-      if (!row) return
-      // The known-address work runs after the answer, so both answers take the same time (6.3.8).
-      track(issueResetToken(row))
+      const attempt = await reserve(resetRequests, email, clientIp)
+      attempt.done()
+      resetWork.add(email.toLowerCase())
     },
 
     /** Resolves when background work (reset mails) has finished; used at shutdown and in tests. */
-    async settle() {
-      await Promise.allSettled([...pending])
-    },
+    settle: () => resetWork.settle(),
 
     async resetPassword(token: string, password: string) {
+      const tokenHash = hashToken(token)
+      const live = and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        gt(passwordResetTokens.expiresAt, new Date()),
+      )
+      // A wrong token costs one lookup, never an argon2 hash.
+      const [known] = await db
+        .select({ userId: passwordResetTokens.userId })
+        .from(passwordResetTokens)
+        .where(live)
+        .limit(1)
+      if (!known) throw new AppError('BAD_REQUEST', msg.invalidResetLink)
       const passwordHash = await hashPassword(password)
-      const userId = await db.transaction(async (tx) => {
+      const done = await db.transaction(async (tx) => {
         const [used] = await tx
           .delete(passwordResetTokens)
-          .where(
-            and(
-              eq(passwordResetTokens.tokenHash, hashToken(token)),
-              gt(passwordResetTokens.expiresAt, new Date()),
-            ),
-          )
+          .where(live)
           .returning({ userId: passwordResetTokens.userId })
         if (!used) return null
-        await tx
+        const [admin] = await tx
           .update(admins)
           .set({ passwordHash, updatedAt: new Date() })
           .where(eq(admins.id, used.userId))
-        return used.userId
+          .returning({ id: admins.id, email: admins.email })
+        return admin ?? null
       })
-      if (!userId) throw new AppError('BAD_REQUEST', msg.invalidResetLink)
-      sessions.forgetUser(userId)
-      await lucia.invalidateUserSessions(userId)
+      if (!done) throw new AppError('BAD_REQUEST', msg.invalidResetLink)
+      sessions.forgetUser(done.id)
+      await lucia.invalidateUserSessions(done.id)
+      // The owner proved control of the address: the locks others caused on it end.
+      signIns.liftEmail(done.email.toLowerCase())
     },
   }
 }

@@ -5,6 +5,7 @@
 import { count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
+import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
 import { type Adopted, type UploadIds, withUploads } from '../media/intake.ts'
 import { type MediaStore, mediaUrl, removeNames, sweep } from '../media/store.ts'
@@ -69,15 +70,6 @@ const keysOf = (row: Pick<ViewRow, 'videoKey' | 'thumbnailKey' | 'brandLogoKey'>
   row.thumbnailKey,
   row.brandLogoKey,
 ]
-
-/** The unique index decides when two requests race past the title check. */
-function titleViolation(error: unknown): never {
-  const cause = (error as { cause?: unknown })?.cause ?? error
-  if ((cause as { constraint_name?: string })?.constraint_name === 'videos_title_lower_idx') {
-    throw new AppError('CONFLICT', msg.titleTaken, 'title')
-  }
-  throw error
-}
 
 export function createVideosService(deps: {
   db: Db
@@ -203,7 +195,7 @@ export function createVideosService(deps: {
             ...(fileColumns(adopted) as Required<ReturnType<typeof fileColumns>>),
           })
           .returning(viewColumns)
-          .catch(titleViolation),
+          .catch(conflictOnUnique),
       )
       reads.invalidate()
       return toView(row!)
@@ -234,7 +226,7 @@ export function createVideosService(deps: {
             })
             .where(eq(videos.id, current.id))
             .returning(viewColumns)
-            .catch(titleViolation)
+            .catch(conflictOnUnique)
           const kept = new Set(keysOf(after!))
           return { row: after!, replaced: keysOf(before).filter((key) => !kept.has(key)) }
         })

@@ -67,7 +67,30 @@ const restPaths = (i: string): [string, string][] => [
   ['GET', `/trpc/${i}`],
 ]
 
+/** Every Unicode control character (C0, DEL, C1); NUL often, as PostgreSQL refuses it. */
+const controlChar = fc.oneof(
+  fc.constant('\u0000'),
+  fc
+    .integer({ min: 0, max: 0x9f })
+    .filter((c) => c < 0x20 || c >= 0x7f)
+    .map((c) => String.fromCharCode(c)),
+)
+
+/** A control character somewhere in an otherwise plausible value, so format checks pass it on. */
+const withControl = (base: fc.Arbitrary<string>) =>
+  fc.tuple(base, controlChar, fc.nat()).map(([text, c, at]) => {
+    const i = at % (text.length + 1)
+    return text.slice(0, i) + c + text.slice(i)
+  })
+
+export const controlText = fc.oneof(
+  withControl(fc.emailAddress()),
+  withControl(fc.stringMatching(/^[A-Za-z0-9_]{3,20}$/)),
+  withControl(fc.string({ minLength: 3, maxLength: 40 })),
+)
+
 const field = fc.oneof(
+  controlText,
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 50 }),
   fc.integer(),
@@ -107,8 +130,26 @@ const brokenMultipart = fc
     return Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)])
   })
 
+/** Multipart text fields with control characters in names and values (no files: those need
+real media, and tests/security.test.ts sends a title with a NUL beside real ones). */
+const multipartText = fc
+  .tuple(
+    fc.oneof(fc.constantFrom('title', 'description'), controlText),
+    fc.oneof(controlText, fc.string({ maxLength: 30 })),
+    fc.constantFrom('title', 'description'),
+    controlText,
+  )
+  .map(([name1, value1, name2, value2]) => {
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
+    return new TextEncoder().encode(
+      `${part(name1, value1)}${part(name2, value2)}--${boundary}--\r\n`,
+    )
+  })
+
 const body = fc.oneof(
   jsonBody,
+  multipartText,
   fc.string({ maxLength: 200 }),
   fc.constant(''),
   fc.constant(undefined),
@@ -170,7 +211,7 @@ const headers = fc.record(
   { requiredKeys: [] },
 )
 
-export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
+const hostileRequest: fc.Arbitrary<FuzzRequest> = fc
   .tuple(id, fc.nat(), body, headers, fc.boolean(), fc.boolean())
   .map(([i, pick, b, h, authed, swapMethod]) => {
     const paths = restPaths(i)
@@ -189,6 +230,43 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
       authed,
     }
   })
+
+/**
+ * Well-formed calls with one text field carrying a control character and every other field
+ * valid, so the character reaches the deepest check: random bodies almost never get past the
+ * other fields' validation.
+ */
+const controlTextRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(controlText, fc.uuid(), fc.nat(), fc.boolean())
+  .map(([text, uuid, pick, authed]) => {
+    const calls: [string, string, Record<string, unknown>][] = [
+      ['POST', '/api/auth/login', { email: text, password: 'secret-12' }],
+      ['POST', '/api/auth/reset-password/request', { email: text }],
+      ['POST', '/api/admins', { username: text, email: 'new@fuzz.test', password: 'secret-12' }],
+      ['POST', '/api/admins', { username: 'new_one', email: text, password: 'secret-12' }],
+      ['PATCH', `/api/admins/${uuid}`, { email: text }],
+      ['PUT', `/api/admins/${uuid}`, { username: text }],
+      ['POST', '/api/videos/check-title', { title: text }],
+      ['PATCH', `/api/videos/${uuid}`, { title: text }],
+      ['PATCH', `/api/videos/${uuid}`, { description: text }],
+      ['POST', '/trpc/auth.login', { email: text, password: 'secret-12' }],
+      ['POST', '/trpc/auth.requestPasswordReset', { email: text }],
+      ['POST', '/trpc/admins.create', { username: 'new_one', email: text, password: 'secret-12' }],
+    ]
+    const [method, path, json] = calls[pick % calls.length]!
+    return {
+      method,
+      path,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+      authed,
+    }
+  })
+
+export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
+  { arbitrary: hostileRequest, weight: 5 },
+  { arbitrary: controlTextRequest, weight: 1 },
+)
 
 /** A stack trace or internal detail that must never reach a client. */
 export const LEAK =
