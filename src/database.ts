@@ -1,7 +1,9 @@
-// Opens PostgreSQL: a real server from DATABASE_URL, or an embedded PGlite in DATA_DIR/db served
-// in-process over a loopback socket, so postgres.js, drizzle and lucia run the same on both.
+// Opens PostgreSQL: a real server from DATABASE_URL, or an embedded PGlite in DATA_DIR/db that
+// postgres.js reaches through in-process streams, so postgres.js, drizzle and lucia run the same
+// on both.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Duplex } from 'node:stream'
 import type { PGlite } from '@electric-sql/pglite'
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
 import { migrate } from 'drizzle-orm/postgres-js/migrator'
@@ -25,7 +27,11 @@ export type Database = {
 
 export const migrationsFolder = join(import.meta.dir, '..', 'db', 'migrations')
 
-type Endpoint = { url: string; close(): Promise<void> }
+// postgres.js documents its `socket` option ("Custom socket") but its types do not declare it.
+type InProcess = { socket: () => Duplex; user: string; database: string }
+
+/** How postgres.js reaches the database: a URL, or the embedded database's in-process streams. */
+type Endpoint = { connection: string | InProcess; close(): Promise<void> }
 
 async function startEmbedded(dataDir: string): Promise<Endpoint> {
   const dir = join(dataDir, 'db')
@@ -34,9 +40,9 @@ async function startEmbedded(dataDir: string): Promise<Endpoint> {
   try {
     const { PGlite } = await import('@electric-sql/pglite')
     const pg: PGlite = await PGlite.create(dir)
-    const server = await serveEmbedded(pg)
+    const server = serveEmbedded(pg)
     return {
-      url: `postgres://postgres@${server.host}:${server.port}/postgres`,
+      connection: { socket: server.connect, user: 'postgres', database: 'postgres' },
       async close() {
         await server.stop()
         await pg.close()
@@ -53,12 +59,18 @@ export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
 ): Promise<Database> {
   const endpoint: Endpoint = config.databaseUrl
-    ? { url: config.databaseUrl, close: async () => {} }
+    ? { connection: config.databaseUrl, close: async () => {} }
     : await startEmbedded(config.dataDir)
   const embedded = !config.databaseUrl
   const options = { max: embedded ? 4 : 10, onnotice: () => {}, connect_timeout: 10 }
-  const sql = postgres(endpoint.url, options)
-  const authSql = postgres(endpoint.url, { ...options, max: embedded ? 2 : 4 })
+  const client = (max: number) =>
+    typeof endpoint.connection === 'string'
+      ? postgres(endpoint.connection, { ...options, max })
+      : postgres({ ...endpoint.connection, ...options, max } as postgres.Options<
+          Record<string, never>
+        >)
+  const sql = client(options.max)
+  const authSql = client(embedded ? 2 : 4)
   const db = drizzle(sql, { schema })
   return {
     db,
