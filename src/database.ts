@@ -4,14 +4,13 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
-import type { PGlite } from '@electric-sql/pglite'
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
 import { migrate } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import * as schema from '../db/schema.ts'
 import type { Config } from './config.ts'
-import { acquireDirLock } from './db-lock.ts'
-import { serveEmbedded } from './embedded-pg.ts'
+import { explainDataDirError, openDataDir } from './data-dir.ts'
+import { openPGlite, serveEmbedded } from './embedded-pg.ts'
 
 export type Db = PostgresJsDatabase<typeof schema>
 
@@ -35,32 +34,38 @@ type Endpoint = { connection: string | InProcess; close(): Promise<void> }
 
 async function startEmbedded(dataDir: string): Promise<Endpoint> {
   const dir = join(dataDir, 'db')
-  mkdirSync(dir, { recursive: true })
-  const release = acquireDirLock(join(dataDir, 'db.lock'))
   try {
-    const { PGlite } = await import('@electric-sql/pglite')
-    const pg: PGlite = await PGlite.create(dir)
-    const server = serveEmbedded(pg)
-    return {
-      connection: { socket: server.connect, user: 'postgres', database: 'postgres' },
-      async close() {
-        await server.stop()
-        await pg.close()
-        release()
-      },
-    }
+    mkdirSync(dir, { mode: 0o700 })
   } catch (e) {
-    release()
-    throw e
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+  }
+  const pg = await openPGlite(dir)
+  const server = serveEmbedded(pg)
+  return {
+    connection: { socket: server.connect, user: 'postgres', database: 'postgres' },
+    async close() {
+      await server.stop()
+      await pg.close()
+    },
   }
 }
 
+/** Takes DATA_DIR (lock, modes: src/data-dir.ts) in both modes, then opens the database. */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
 ): Promise<Database> {
-  const endpoint: Endpoint = config.databaseUrl
-    ? { connection: config.databaseUrl, close: async () => {} }
-    : await startEmbedded(config.dataDir)
+  const release = openDataDir(config.dataDir, config.databaseUrl ? [] : ['db'])
+  let endpoint: Endpoint
+  try {
+    if (config.databaseUrl) {
+      endpoint = { connection: config.databaseUrl, close: async () => {} }
+    } else {
+      endpoint = await startEmbedded(config.dataDir)
+    }
+  } catch (e) {
+    release()
+    throw explainDataDirError(e, config.dataDir) ?? e
+  }
   const embedded = !config.databaseUrl
   const options = { max: embedded ? 4 : 10, onnotice: () => {}, connect_timeout: 10 }
   const client = (max: number) =>
@@ -78,8 +83,12 @@ export async function openDatabase(
     authSql,
     embedded,
     async close() {
-      await Promise.allSettled([sql.end({ timeout: 5 }), authSql.end({ timeout: 5 })])
-      await endpoint.close()
+      try {
+        await Promise.allSettled([sql.end({ timeout: 5 }), authSql.end({ timeout: 5 })])
+        await endpoint.close()
+      } finally {
+        release()
+      }
     },
   }
 }

@@ -154,3 +154,34 @@ export function serveEmbedded(db: PGlite): EmbeddedConnector {
     },
   }
 }
+
+type SetAttr = (target: unknown, attr: { mode?: number } | undefined) => void
+type NodeFsModule = {
+  FS: { filesystems: { NODEFS: Record<'node_ops' | 'stream_ops', { setattr: SetAttr }> } }
+}
+
+/**
+ * Opens PGlite on `dir` with its files for this user only. Emscripten's NODEFS creates each file
+ * and then chmods it to the mode PostgreSQL asked for (0666 here: PGlite runs initdb with group
+ * access), which the process umask cannot narrow; so its chmod keeps the owner's bits only.
+ */
+export async function openPGlite(dir: string): Promise<PGlite> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { NodeFS } = await import('@electric-sql/pglite/nodefs')
+  const ownerOnly = (mod: unknown) => {
+    const nodefs = (mod as NodeFsModule).FS.filesystems.NODEFS
+    for (const ops of [nodefs.node_ops, nodefs.stream_ops]) {
+      const setattr = ops.setattr
+      ops.setattr = (target, attr) =>
+        setattr(target, attr?.mode === undefined ? attr : { ...attr, mode: attr.mode & ~0o077 })
+    }
+  }
+  class PrivateNodeFS extends NodeFS {
+    override async init(...args: Parameters<InstanceType<typeof NodeFS>['init']>) {
+      const { emscriptenOpts } = await super.init(...args)
+      const preRun = [...(emscriptenOpts.preRun ?? []), ownerOnly]
+      return { emscriptenOpts: { ...emscriptenOpts, preRun } }
+    }
+  }
+  return PGlite.create({ fs: new PrivateNodeFS(dir) })
+}
