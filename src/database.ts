@@ -10,6 +10,7 @@ import postgres from 'postgres'
 import * as schema from '../db/schema.ts'
 import type { Config } from './config.ts'
 import { explainDataDirError, openDataDir } from './data-dir.ts'
+import { waitForDatabase } from './database-wait.ts'
 import { openPGlite, serveEmbedded } from './embedded-pg.ts'
 
 export type Db = PostgresJsDatabase<typeof schema>
@@ -50,14 +51,18 @@ async function startEmbedded(dataDir: string): Promise<Endpoint> {
   }
 }
 
-/** Takes DATA_DIR (lock, modes: src/data-dir.ts) in both modes, then opens the database. */
+/**
+ * Takes DATA_DIR (lock, modes: src/data-dir.ts) in both modes, then opens the embedded database
+ * or waits up to `databaseWaitSeconds` (0 when not given) for DATABASE_URL's server.
+ */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseWaitSeconds'>>,
 ): Promise<Database> {
   const release = openDataDir(config.dataDir, config.databaseUrl ? [] : ['db'])
   let endpoint: Endpoint
   try {
     if (config.databaseUrl) {
+      await waitForDatabase(config.databaseUrl, config.databaseWaitSeconds ?? 0)
       endpoint = { connection: config.databaseUrl, close: async () => {} }
     } else {
       endpoint = await startEmbedded(config.dataDir)

@@ -2,6 +2,7 @@
 import { createApp, StartupError } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { explainDataDirError } from './data-dir.ts'
+import { DatabaseUnreachableError } from './database-wait.ts'
 import { DatabaseLockedError } from './db-lock.ts'
 import { limits } from './schemas/limits.ts'
 
@@ -53,7 +54,7 @@ async function main() {
 
 // A set-up the operator can fix is told in one line with what to do; anything else is a bug and
 // keeps its stack.
-const SETUP_ERRORS = [ConfigError, StartupError, DatabaseLockedError]
+const SETUP_ERRORS = [ConfigError, StartupError, DatabaseLockedError, DatabaseUnreachableError]
 
 main().catch((e) => {
   const explained = dataDir === undefined ? undefined : explainDataDirError(e, dataDir)

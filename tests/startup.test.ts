@@ -13,9 +13,11 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { ADMIN_EMAIL, startServer } from '../e2e/support/server.ts'
+import { loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/database.ts'
 import { acquireDirLock } from '../src/db-lock.ts'
 import { fixtures } from './fixtures/media.ts'
@@ -46,6 +48,13 @@ async function databaseEnv(): Promise<Record<string, string>> {
 }
 
 const lines = (text: string) => text.trim().split('\n').filter(Boolean)
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
 
 describe('one process per data folder', () => {
   test('a second server on the same DATA_DIR is refused in one line; the first keeps its upload', async () => {
@@ -148,6 +157,95 @@ describe.skipIf(!canRunAsOtherUser)('a DATA_DIR the server may not write (as nob
       expect(traceLines(r.stderr + r.stdout)).toEqual([])
     }
   }, 60_000)
+})
+
+describe('DATABASE_URL', () => {
+  test('unreachable: each wait is logged in one line, then one line with the host and the cause', async () => {
+    const port = freePort() // nothing listens there
+    const r = await runServer({
+      DATA_DIR: join(tempDir('studio-unreachable-'), 'data'),
+      DATABASE_URL: `postgres://studio:secret-pw@127.0.0.1:${port}/studio`,
+      DATABASE_WAIT: '3',
+    })
+    expect(r.code).toBe(1)
+    const out = lines(r.stderr)
+    const last = out.at(-1) ?? ''
+    const waits = out.slice(0, -1)
+    expect(waits.length).toBeGreaterThanOrEqual(2)
+    for (const w of waits) {
+      expect(w).toMatch(
+        new RegExp(
+          `^Database at 127\\.0\\.0\\.1:${port} not reachable \\(ECONNREFUSED\\); retrying in [\\d.]+ s$`,
+        ),
+      )
+    }
+    expect(last).toContain(`127.0.0.1:${port}`)
+    expect(last).toContain('ECONNREFUSED')
+    expect(last).toContain('3 s')
+    expect(r.stderr + r.stdout).not.toContain('secret-pw')
+    expect(traceLines(r.stderr + r.stdout)).toEqual([])
+    expect(r.ms).toBeGreaterThanOrEqual(3000)
+    expect(r.ms).toBeLessThan(15_000)
+  }, 30_000)
+
+  test.skipIf(!serverUrl)(
+    'a database that comes up during the wait is used',
+    async () => {
+      const env = await databaseEnv()
+      const target = new URL(env.DATABASE_URL!)
+      const port = freePort()
+      const late = new URL(target)
+      late.port = String(port)
+      // The database "comes up" 2 s after the server starts: a forwarder to the real one opens then.
+      const forwarder = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname)
+        client.pipe(upstream).pipe(client)
+        client.on('error', () => upstream.destroy())
+        upstream.on('error', () => client.destroy())
+      })
+      cleanups.push(() => new Promise((r) => forwarder.close(r)))
+      setTimeout(() => forwarder.listen(port, '127.0.0.1'), 2000)
+      const r = await runServer({
+        DATA_DIR: join(tempDir('studio-late-'), 'data'),
+        DATABASE_URL: late.toString(),
+        DATABASE_WAIT: '30',
+      })
+      expect(r.code).toBe('started')
+      expect(lines(r.stderr)[0]).toMatch(/^Database at 127\.0\.0\.1:\d+ not reachable/)
+    },
+    60_000,
+  )
+
+  test('the forms postgres.js reads are accepted', () => {
+    for (const url of [
+      'postgres://studio:p%40ss%23word@db:5432/studio',
+      'postgresql://db/studio?sslmode=require',
+      'postgres://studio@h1:5432,h2:5433/studio',
+      'postgres://studio@[::1]:5432/studio',
+      'postgres://localhost/studio',
+    ]) {
+      expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url)
+    }
+    expect(loadConfig({}).databaseWaitSeconds).toBe(30)
+    expect(() => loadConfig({ DATABASE_WAIT: '-1' })).toThrow('DATABASE_WAIT')
+  })
+
+  test('invalid: one line naming the setting, never its password', async () => {
+    const dataDir = join(tempDir('studio-invalid-'), 'data')
+    for (const url of [
+      'postgres://studio:s3cret@db-host:notaport/studio',
+      'postgres://studio:s3cret%zz@db-host/studio',
+      'mysql://studio:s3cret@db-host/studio',
+    ]) {
+      const r = await runServer({ DATA_DIR: dataDir, DATABASE_URL: url })
+      expect({ url, code: r.code }).toEqual({ url, code: 1 })
+      expect(lines(r.stderr)).toEqual([
+        expect.stringMatching(/^Invalid configuration: DATABASE_URL /),
+      ])
+      expect(r.stderr).not.toContain('s3cret')
+      expect(traceLines(r.stderr + r.stdout)).toEqual([])
+    }
+  }, 30_000)
 })
 
 /** Entries under `dir` with any group or other bit, as "path mode". */
