@@ -4,9 +4,9 @@
 //
 // flock(2) on DATA_DIR/db.lock: the kernel releases it however the process ends (a restart after
 // SIGKILL works at once), and it holds across containers sharing a volume, where a pid from
-// another pid namespace means nothing. Where libc cannot be loaded, a pid file taken with O_EXCL
-// and taken over once its process is gone.
-import { dlopen, FFIType } from 'bun:ffi'
+// another pid namespace means nothing. Where libc cannot be loaded or the file system has no
+// flock, a pid file taken with O_EXCL and taken over once its process is gone.
+import { dlopen, FFIType, type Pointer, read } from 'bun:ffi'
 import {
   closeSync,
   constants,
@@ -26,19 +26,30 @@ const LOCK_NB = 4
 // (an earlier version, or a platform without flock), which does not take the flock.
 const FLOCK_MARK = ' flock'
 
-function loadFlock(): ((fd: number) => boolean) | undefined {
-  const lib =
-    process.platform === 'linux'
-      ? 'libc.so.6'
-      : process.platform === 'darwin'
-        ? 'libSystem.B.dylib'
-        : undefined
-  if (!lib) return undefined
+/** 'busy': another open file holds it; 'unsupported': this file system has no flock. */
+type TryLock = (fd: number) => 'locked' | 'busy' | 'unsupported'
+
+function loadFlock(): TryLock | undefined {
+  // libc, its errno accessor, and EWOULDBLOCK's number there.
+  const libs: Partial<Record<NodeJS.Platform, [string, string, number]>> = {
+    linux: ['libc.so.6', '__errno_location', 11],
+    darwin: ['libSystem.B.dylib', '__error', 35],
+  }
+  const entry = libs[process.platform]
+  if (!entry) return undefined
+  const [lib, errnoFn, EWOULDBLOCK] = entry
   try {
     const libc = dlopen(lib, {
       flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+      [errnoFn]: { args: [], returns: FFIType.ptr },
     })
-    return (fd) => libc.symbols.flock(fd, LOCK_EX | LOCK_NB) === 0
+    const errno = libc.symbols[errnoFn] as () => Pointer | null
+    return (fd) => {
+      if (libc.symbols.flock(fd, LOCK_EX | LOCK_NB) === 0) return 'locked'
+      const at = errno()
+      // Some network and virtual file systems have no flock (ENOLCK, EOPNOTSUPP): a pid file then.
+      return at && read.i32(at, 0) === EWOULDBLOCK ? 'busy' : 'unsupported'
+    }
   } catch {
     return undefined
   }
@@ -71,10 +82,12 @@ function readHolder(lockPath: string): string {
   }
 }
 
-function withFlock(lockPath: string, tryLock: (fd: number) => boolean): () => void {
+function withFlock(lockPath: string, tryLock: TryLock): (() => void) | undefined {
   const fd = openSync(lockPath, constants.O_RDWR | constants.O_CREAT, 0o600)
-  if (!tryLock(fd)) {
+  const result = tryLock(fd)
+  if (result !== 'locked') {
     closeSync(fd)
+    if (result === 'unsupported') return undefined
     throw inUse(lockPath, Number.parseInt(readHolder(lockPath), 10))
   }
   const previous = readHolder(lockPath)
@@ -120,7 +133,7 @@ export function acquireDirLock(path: string): () => void {
   if (held.has(lockPath)) {
     throw new DatabaseLockedError(`DATA_DIR ${dirname(lockPath)} is already open in this process.`)
   }
-  const release = flock ? withFlock(lockPath, flock) : withPidFile(lockPath)
+  const release = (flock && withFlock(lockPath, flock)) || withPidFile(lockPath)
   held.add(lockPath)
   return () => {
     held.delete(lockPath)
