@@ -12,11 +12,33 @@ const optionalUrl = (protocols: string[]) =>
       message: `must start with ${protocols.join(' or ')}`,
     })
 
+// What postgres.js parses: a URL with the first of a comma-separated host list in place, each
+// host with an optional numeric port, and user and password whose %-escapes decode. One `@` only:
+// postgres.js splits at the first, so an unescaped `@` in a password sends it to the wrong host.
+function isPostgresUrl(v: string): boolean {
+  const authority = v.slice(v.indexOf('://') + 3).split(/[?/#]/)[0] ?? ''
+  const hosts = authority.slice(authority.indexOf('@') + 1)
+  if (authority.split('@').length > 2) return false
+  try {
+    const url = new URL(v.replace(hosts, hosts.split(',')[0] ?? ''))
+    decodeURIComponent(url.username)
+    decodeURIComponent(url.password)
+  } catch {
+    return false
+  }
+  return hosts.split(',').every((h) => /^(\[[0-9a-fA-F:.]+\]|[^:[\]]*)(:\d{1,5})?$/.test(h))
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']).refine(
+    (v) => v === undefined || isPostgresUrl(v),
+    'must look like postgres://user:password@host:5432/database (with @ : / # % in the password written as %40 %3A %2F %23 %25)',
+  ),
+  // Seconds to wait for DATABASE_URL's server at start-up (it may start after the app).
+  DATABASE_WAIT: z.coerce.number().min(0).max(3600).default(30),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().default('admin@example.com'),
   ADMIN_PASSWORD: z
@@ -47,6 +69,7 @@ export type Config = {
   port: number
   host: string
   databaseUrl: string | undefined
+  databaseWaitSeconds: number
   dataDir: string
   adminEmail: string
   adminPassword: string | undefined
@@ -73,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseWaitSeconds: e.DATABASE_WAIT,
     dataDir: e.DATA_DIR,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

@@ -1,15 +1,17 @@
-// Opens PostgreSQL: a real server from DATABASE_URL, or an embedded PGlite in DATA_DIR/db served
-// in-process over a loopback socket, so postgres.js, drizzle and lucia run the same on both.
+// Opens PostgreSQL: a real server from DATABASE_URL, or an embedded PGlite in DATA_DIR/db that
+// postgres.js reaches through in-process streams, so postgres.js, drizzle and lucia run the same
+// on both.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { PGlite } from '@electric-sql/pglite'
+import type { Duplex } from 'node:stream'
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
 import { migrate } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import * as schema from '../db/schema.ts'
 import type { Config } from './config.ts'
-import { acquireDirLock } from './db-lock.ts'
-import { serveEmbedded } from './embedded-pg.ts'
+import { explainDataDirError, openDataDir } from './data-dir.ts'
+import { waitForDatabase } from './database-wait.ts'
+import { openPGlite, serveEmbedded } from './embedded-pg.ts'
 
 export type Db = PostgresJsDatabase<typeof schema>
 
@@ -25,40 +27,60 @@ export type Database = {
 
 export const migrationsFolder = join(import.meta.dir, '..', 'db', 'migrations')
 
-type Endpoint = { url: string; close(): Promise<void> }
+// postgres.js documents its `socket` option ("Custom socket") but its types do not declare it.
+type InProcess = { socket: () => Duplex; user: string; database: string }
+
+/** How postgres.js reaches the database: a URL, or the embedded database's in-process streams. */
+type Endpoint = { connection: string | InProcess; close(): Promise<void> }
 
 async function startEmbedded(dataDir: string): Promise<Endpoint> {
   const dir = join(dataDir, 'db')
-  mkdirSync(dir, { recursive: true })
-  const release = acquireDirLock(join(dataDir, 'db.lock'))
   try {
-    const { PGlite } = await import('@electric-sql/pglite')
-    const pg: PGlite = await PGlite.create(dir)
-    const server = await serveEmbedded(pg)
-    return {
-      url: `postgres://postgres@${server.host}:${server.port}/postgres`,
-      async close() {
-        await server.stop()
-        await pg.close()
-        release()
-      },
-    }
+    mkdirSync(dir, { mode: 0o700 })
   } catch (e) {
-    release()
-    throw e
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+  }
+  const pg = await openPGlite(dir)
+  const server = serveEmbedded(pg)
+  return {
+    connection: { socket: server.connect, user: 'postgres', database: 'postgres' },
+    async close() {
+      await server.stop()
+      await pg.close()
+    },
   }
 }
 
+/**
+ * Takes DATA_DIR (lock, modes: src/data-dir.ts) in both modes, then opens the embedded database
+ * or waits up to `databaseWaitSeconds` (0 when not given) for DATABASE_URL's server.
+ */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseWaitSeconds'>>,
 ): Promise<Database> {
-  const endpoint: Endpoint = config.databaseUrl
-    ? { url: config.databaseUrl, close: async () => {} }
-    : await startEmbedded(config.dataDir)
+  const release = openDataDir(config.dataDir, config.databaseUrl ? [] : ['db'])
+  let endpoint: Endpoint
+  try {
+    if (config.databaseUrl) {
+      await waitForDatabase(config.databaseUrl, config.databaseWaitSeconds ?? 0)
+      endpoint = { connection: config.databaseUrl, close: async () => {} }
+    } else {
+      endpoint = await startEmbedded(config.dataDir)
+    }
+  } catch (e) {
+    release()
+    throw explainDataDirError(e, config.dataDir) ?? e
+  }
   const embedded = !config.databaseUrl
   const options = { max: embedded ? 4 : 10, onnotice: () => {}, connect_timeout: 10 }
-  const sql = postgres(endpoint.url, options)
-  const authSql = postgres(endpoint.url, { ...options, max: embedded ? 2 : 4 })
+  const client = (max: number) =>
+    typeof endpoint.connection === 'string'
+      ? postgres(endpoint.connection, { ...options, max })
+      : postgres({ ...endpoint.connection, ...options, max } as postgres.Options<
+          Record<string, never>
+        >)
+  const sql = client(options.max)
+  const authSql = client(embedded ? 2 : 4)
   const db = drizzle(sql, { schema })
   return {
     db,
@@ -66,8 +88,12 @@ export async function openDatabase(
     authSql,
     embedded,
     async close() {
-      await Promise.allSettled([sql.end({ timeout: 5 }), authSql.end({ timeout: 5 })])
-      await endpoint.close()
+      try {
+        await Promise.allSettled([sql.end({ timeout: 5 }), authSql.end({ timeout: 5 })])
+        await endpoint.close()
+      } finally {
+        release()
+      }
     },
   }
 }

@@ -1,11 +1,15 @@
-// Serves an in-process PGlite to postgres.js clients over a loopback socket.
+// Serves an in-process PGlite to postgres.js clients over in-memory streams: postgres.js's
+// `socket` option takes a function returning a Duplex, so the app's connections are pipes inside
+// this process. There is no listener: PGlite has no passwords, and a loopback port let any local
+// user read the admins table, write a session row or hold a transaction and freeze the site.
 //
-// Why not PGLiteSocketServer as is: its queue interleaves single protocol messages from different
+// Why not PGLiteSocketServer's queue: it interleaves single protocol messages from different
 // connections, and PGlite is one backend session, so connection B's Parse/Bind can land between
 // A's Bind and Execute and A reads B's result (seen here: concurrent lucia queries returned the
 // wrong rows). This queue keeps a connection's messages together until its Sync (or simple
 // Query) and, inside a transaction, until the transaction ends.
-import { createServer, type Server, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
+import { type Duplex, duplexPair } from 'node:stream'
 import type { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketHandler } from '@electric-sql/pglite-socket'
 
@@ -25,17 +29,34 @@ class GroupQueue {
   private queue: Item[] = []
   private owner: number | null = null
   private running = false
+  private pumping: Promise<void> = Promise.resolve()
+  private closed = false
 
   constructor(private readonly db: PGlite) {}
 
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void) {
+    if (this.closed) return Promise.reject(new Error('Database closed'))
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ handlerId, message, onData, resolve, reject })
-      void this.pump()
+      this.kick()
     })
   }
 
-  private next(): Item | undefined {
+  /** Refuses new messages and waits for the one running: PGlite may close after this. */
+  async close() {
+    this.closed = true
+    for (const q of this.queue.splice(0)) q.reject(new Error('Database closed'))
+    await this.pumping
+  }
+
+  // pump() sets `running` before its first await, so a message enqueued while it runs is taken
+  // by the running loop, never left behind.
+  private kick() {
+    if (!this.running) this.pumping = this.pump()
+  }
+
+  private take(): Item | undefined {
+    if (this.closed) return undefined
     if (this.owner === null) return this.queue.shift()
     const i = this.queue.findIndex((q) => q.handlerId === this.owner)
     return i === -1 ? undefined : this.queue.splice(i, 1)[0]
@@ -45,8 +66,7 @@ class GroupQueue {
     if (this.running) return
     this.running = true
     try {
-      for (let item = this.next(); item; item = this.next()) {
-        const current = item
+      for (let current = this.take(); current; current = this.take()) {
         let bytes = 0
         try {
           await this.db.runExclusive(() =>
@@ -85,43 +105,83 @@ class GroupQueue {
   }
 
   async clearTransactionIfNeeded(handlerId: number) {
-    if (this.owner !== handlerId) return
+    if (this.owner !== handlerId || this.closed) return
     if (this.db.isInTransaction()) await this.db.exec('ROLLBACK')
     this.owner = null
-    void this.pump()
+    this.kick()
   }
 }
 
-export type EmbeddedServer = { host: string; port: number; stop(): Promise<void> }
+export type EmbeddedConnector = {
+  /** A new connection, for postgres.js's `socket` option. */
+  connect(): Duplex
+  /** Ends every connection still open and waits for the message running; then PGlite may close. */
+  stop(): Promise<void>
+}
 
-export async function serveEmbedded(db: PGlite): Promise<EmbeddedServer> {
+export function serveEmbedded(db: PGlite): EmbeddedConnector {
   const queue = new GroupQueue(db)
-  const sockets = new Set<Socket>()
-  const server: Server = createServer((socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-    const handler = new PGLiteSocketHandler({
-      // The handler only calls the public methods above; its declared type is the package's
-      // unexported queue class.
-      queryQueue: queue as unknown as ConstructorParameters<
-        typeof PGLiteSocketHandler
-      >[0]['queryQueue'],
-      closeOnDetach: true,
-    })
-    handler.attach(socket).catch(() => socket.destroy())
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
-  })
-  const address = server.address()
-  if (!address || typeof address === 'string') throw new Error('embedded database: no port')
+  // The handler's declared queue type is the package's unexported class; it only calls the
+  // public methods GroupQueue has.
+  const queryQueue = queue as unknown as ConstructorParameters<
+    typeof PGLiteSocketHandler
+  >[0]['queryQueue']
+  const open = new Set<Duplex>()
   return {
-    host: '127.0.0.1',
-    port: address.port,
+    connect() {
+      // allowHalfOpen false: a side that ends closes the other, as a TCP peer would.
+      const [client, server] = duplexPair({ allowHalfOpen: false })
+      // Bun's pair does not pass a destroy on; a client that drops its connection mid-transaction
+      // must still reach the handler, which rolls the transaction back and frees the queue.
+      client.once('close', () => server.destroy())
+      server.once('close', () => {
+        open.delete(server)
+        client.destroy()
+      })
+      open.add(server)
+      // What the handler and postgres.js ask of a net.Socket beyond a Duplex.
+      Object.assign(server, { setNoDelay() {}, remoteAddress: 'in-process', remotePort: 0 })
+      Object.defineProperty(client, 'readyState', {
+        get: () => (client.destroyed ? 'closed' : 'open'),
+      })
+      const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true })
+      handler.attach(server as unknown as Socket).catch(() => server.destroy())
+      return client
+    },
     async stop() {
-      for (const s of sockets) s.destroy()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      for (const s of open) s.destroy()
+      await queue.close()
     },
   }
+}
+
+type SetAttr = (target: unknown, attr: { mode?: number } | undefined) => void
+type NodeFsModule = {
+  FS: { filesystems: { NODEFS: Record<'node_ops' | 'stream_ops', { setattr: SetAttr }> } }
+}
+
+/**
+ * Opens PGlite on `dir` with its files for this user only. Emscripten's NODEFS creates each file
+ * and then chmods it to the mode PostgreSQL asked for (0666 here: PGlite runs initdb with group
+ * access), which the process umask cannot narrow; so its chmod keeps the owner's bits only.
+ */
+export async function openPGlite(dir: string): Promise<PGlite> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { NodeFS } = await import('@electric-sql/pglite/nodefs')
+  const ownerOnly = (mod: unknown) => {
+    const nodefs = (mod as NodeFsModule).FS.filesystems.NODEFS
+    for (const ops of [nodefs.node_ops, nodefs.stream_ops]) {
+      const setattr = ops.setattr
+      ops.setattr = (target, attr) =>
+        setattr(target, attr?.mode === undefined ? attr : { ...attr, mode: attr.mode & ~0o077 })
+    }
+  }
+  class PrivateNodeFS extends NodeFS {
+    override async init(...args: Parameters<InstanceType<typeof NodeFS>['init']>) {
+      const { emscriptenOpts } = await super.init(...args)
+      const preRun = [...(emscriptenOpts.preRun ?? []), ownerOnly]
+      return { emscriptenOpts: { ...emscriptenOpts, preRun } }
+    }
+  }
+  return PGlite.create({ fs: new PrivateNodeFS(dir) })
 }

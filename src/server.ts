@@ -1,6 +1,8 @@
 // Wiring only: configuration, the app, Bun.serve, graceful shutdown.
 import { createApp, StartupError } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
+import { explainDataDirError } from './data-dir.ts'
+import { DatabaseUnreachableError } from './database-wait.ts'
 import { DatabaseLockedError } from './db-lock.ts'
 import { limits } from './schemas/limits.ts'
 
@@ -8,8 +10,11 @@ import { limits } from './schemas/limits.ts'
 const MAX_BODY =
   limits.videoBytes + limits.thumbnailBytes + limits.brandLogoBytes + 16 * 1024 * 1024
 
+let dataDir: string | undefined
+
 async function main() {
   const config = loadConfig()
+  dataDir = config.dataDir
   const app = await createApp(config)
   const server = Bun.serve({
     port: config.port,
@@ -47,11 +52,14 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 }
 
+// A set-up the operator can fix is told in one line with what to do; anything else is a bug and
+// keeps its stack.
+const SETUP_ERRORS = [ConfigError, StartupError, DatabaseLockedError, DatabaseUnreachableError]
+
 main().catch((e) => {
-  if (e instanceof ConfigError || e instanceof StartupError || e instanceof DatabaseLockedError) {
-    console.error(e.message)
-  } else {
-    console.error(e)
-  }
+  const explained = dataDir === undefined ? undefined : explainDataDirError(e, dataDir)
+  if (explained) console.error(explained.message)
+  else if (SETUP_ERRORS.some((type) => e instanceof type)) console.error(e.message)
+  else console.error(e)
   process.exit(1)
 })

@@ -45,6 +45,13 @@ export type TestDatabase = {
   drop(): Promise<void>
 }
 
+/** A fresh folder with a migrated embedded database in `db/`, whatever TEST_DATABASE_URL says. */
+export async function embeddedCopy(): Promise<{ dataDir: string; drop(): void }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-test-'))
+  cpSync(join(await embeddedTemplate(), 'db'), join(dataDir, 'db'), { recursive: true })
+  return { dataDir, drop: () => rmSync(dataDir, { recursive: true, force: true }) }
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-test-'))
   const serverUrl = process.env.TEST_DATABASE_URL
