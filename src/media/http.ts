@@ -1,9 +1,9 @@
 // The two media paths: /uploads/* (tus, signed-in admins only) and /media/* (stored files).
 
+import { UPLOADS_PATH } from '../uploads/tus.ts'
 import type { Media } from './index.ts'
 import { serveFile } from './range.ts'
 import { pathOfName, typeOfName } from './store.ts'
-import { UPLOADS_PATH } from './tus.ts'
 
 const MEDIA_PREFIX = '/media/'
 

@@ -1,8 +1,8 @@
 // The media side of the app: the store, the tus endpoint, and their start-up and periodic jobs.
 import { join } from 'node:path'
+import { createTusEndpoint, type TusEndpoint } from '../uploads/tus.ts'
+import { UploadSlots } from '../uploads/upload-slots.ts'
 import { ensureDirs, type MediaStore, mediaStore } from './store.ts'
-import { createTusEndpoint, type TusEndpoint } from './tus.ts'
-import { UploadSlots } from './upload-slots.ts'
 
 export type Media = { store: MediaStore; tus: TusEndpoint; slots: UploadSlots }
 

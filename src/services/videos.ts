@@ -6,11 +6,11 @@ import { count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { AppError } from '../errors.ts'
-import { type Adopted, type UploadIds, withUploads } from '../media/intake.ts'
 import { type MediaStore, mediaUrl, removeNames, sweep } from '../media/store.ts'
-import type { TusEndpoint } from '../media/tus.ts'
 import type { FileKind } from '../schemas/limits.ts'
 import { msg } from '../schemas/messages.ts'
+import { type Adopted, type UploadIds, withUploads } from '../uploads/intake.ts'
+import type { TusEndpoint } from '../uploads/tus.ts'
 import { ReadCache } from './read-cache.ts'
 
 export type VideoView = {

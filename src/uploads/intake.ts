@@ -2,10 +2,10 @@
 // type from their first bytes, size for their kind), taken into the store under generated names,
 // and released only once the row that names them has committed.
 import { AppError } from '../errors.ts'
+import { adopt, flushStore, type MediaStore, removeNames } from '../media/store.ts'
 import { type FileKind, fileKinds, type MediaType, maxBytes } from '../schemas/limits.ts'
 import { crashPoint } from './crash-points.ts'
 import { kindAccepts, sniffFile } from './sniff.ts'
-import { adopt, flushStore, type MediaStore, removeNames } from './store.ts'
 import { type TusEndpoint, tooLargeMessage, wrongTypeMessage } from './tus.ts'
 
 export type Mode = 'create' | 'edit'

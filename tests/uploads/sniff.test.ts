@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { kindAccepts, sniff, sniffFile } from '../../src/media/sniff.ts'
+import { kindAccepts, sniff, sniffFile } from '../../src/uploads/sniff.ts'
 import { fixtures } from '../fixtures/media.ts'
 
 const bytes = (...parts: (string | number[])[]) =>
