@@ -11,13 +11,15 @@ import { pathnameOf } from './http/pathname.ts'
 import { AnswerCache } from './http/response-cache.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
-import { handleMediaPaths, type MediaPathsDeps } from './media/http.ts'
+import { handleMediaPaths } from './media/http.ts'
 import { startMedia } from './media/index.ts'
 import { handleRest } from './rest/index.ts'
 import { fail } from './rest/respond.ts'
 import { appRouter } from './routers/index.ts'
 import { createServices, type Services } from './services/index.ts'
 import { bearerToken, createContext } from './trpc.ts'
+import { handleUploadPaths, type UploadPathsDeps } from './uploads/http.ts'
+import { startUploads } from './uploads/index.ts'
 
 export const TRPC_MAX_BATCH = 10
 // Read-only queries whose answer is a function of their input and the videos' version.
@@ -74,17 +76,18 @@ export async function createApp(config: Config): Promise<App> {
     throw e
   }
   const services = createServices(config, database)
-  let stopMedia: () => void
+  let stopUploads: () => void
   try {
     await ensureFirstAdmin(config, services)
     // Before the first request: orphaned media and expired uploads go, the hourly job starts.
-    stopMedia = await startMedia(services.media, services.videos.sweepOrphans)
+    await startMedia(services.media, services.videos.sweepOrphans)
+    stopUploads = await startUploads(services.uploads)
   } catch (e) {
     await database.close()
     throw e
   }
-  const mediaDeps: MediaPathsDeps = {
-    media: services.media,
+  const uploadDeps: UploadPathsDeps = {
+    uploads: services.uploads,
     async sessionOf(req) {
       const token = bearerToken(req)
       const session = token ? await services.auth.validate(token) : null
@@ -165,7 +168,9 @@ export async function createApp(config: Config): Promise<App> {
     if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
       return (await cachedTrpc(req, pathname, clientIp)) ?? trpc(req, clientIp)
     }
-    const media = handleMediaPaths(req, pathname, mediaDeps, closeIfIdle)
+    const upload = handleUploadPaths(req, pathname, uploadDeps, closeIfIdle)
+    if (upload) return upload
+    const media = handleMediaPaths(req, pathname, services.media)
     if (media) return media
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return handleRest(req, await createContext(services, req, clientIp))
@@ -192,7 +197,7 @@ export async function createApp(config: Config): Promise<App> {
       return withSecurityHeaders(res, isApiPath(pathname) ? NO_STORE : undefined)
     },
     async close() {
-      stopMedia()
+      stopUploads()
       await services.auth.settle()
       await database.close()
     },

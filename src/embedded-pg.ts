@@ -11,6 +11,12 @@
 import type { Socket } from 'node:net'
 import { type Duplex, duplexPair } from 'node:stream'
 import type { PGlite } from '@electric-sql/pglite'
+// @electric-sql/pglite-socket is pinned exactly (0.2.17, package.json): the handler is given our
+// queue in place of its unexported QueryQueueManager, whose method names it calls. The queue can
+// go when pglite-socket keeps each connection's messages together until ReadyForQuery:
+// electric-sql/pglite#1046 (the interleaving, and a queue that deadlocks after one throw), with
+// the proposed fix electric-sql/pglite#977, and #985 (deadlock when a connection leaves inside a
+// transaction), all open as of 2026-11.
 import { PGLiteSocketHandler } from '@electric-sql/pglite-socket'
 
 type Item = {

@@ -68,7 +68,7 @@ test('answers are cached as bytes per key, revalidate by ETag and change with th
 })
 
 test('upload slots: at most the limit per session, released once', async () => {
-  const { UploadSlots } = await import('../src/media/upload-slots.ts')
+  const { UploadSlots } = await import('../src/uploads/upload-slots.ts')
   const slots = new UploadSlots(2)
   const a = slots.acquire('s1')
   slots.acquire('s1')

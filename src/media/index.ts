@@ -1,31 +1,13 @@
-// The media side of the app: the store, the tus endpoint, and their start-up and periodic jobs.
-import { join } from 'node:path'
-import { ensureDirs, type MediaStore, mediaStore } from './store.ts'
-import { createTusEndpoint, type TusEndpoint } from './tus.ts'
-import { UploadSlots } from './upload-slots.ts'
+// The media side of the app: the store of verified files under DATA_DIR/media and its start-up
+// sweep. Files come in through src/uploads/ (intake.ts); /media serving is http.ts.
+import { ensureDirs, type MediaStore } from './store.ts'
 
-export type Media = { store: MediaStore; tus: TusEndpoint; slots: UploadSlots }
-
-/** DATA_DIR/media (stored files), DATA_DIR/tmp (scratch), DATA_DIR/uploads (incomplete tus). */
-export function createMedia(dataDir: string): Media {
-  return {
-    store: mediaStore(dataDir),
-    tus: createTusEndpoint(join(dataDir, 'uploads')),
-    slots: new UploadSlots(),
-  }
-}
-
-/**
- * Start-up, before the first request: media files without a row and expired or stray uploads
- * are removed, then the upload clean-up repeats hourly. Returns the stop for shutdown.
- */
+/** Start-up, before the first request: media files without a row are removed. */
 export async function startMedia(
-  media: Media,
+  store: MediaStore,
   sweepOrphans: () => Promise<string[]>,
-): Promise<() => void> {
-  await ensureDirs(media.store)
+): Promise<void> {
+  await ensureDirs(store)
   const orphans = await sweepOrphans()
   if (orphans.length > 0) console.log(`[media] removed ${orphans.length} file(s) with no video`)
-  await media.tus.cleanUp()
-  return media.tus.startCleanup()
 }

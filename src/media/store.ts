@@ -2,7 +2,7 @@
 import { constants } from 'node:fs'
 import { copyFile, link, mkdir, open, readdir, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { MediaType } from '../schemas/limits.ts'
+import type { MediaType } from '../schemas/file-rules.ts'
 
 const EXTENSIONS: Record<MediaType, string> = {
   'video/mp4': 'mp4',

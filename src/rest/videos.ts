@@ -2,24 +2,24 @@
 // uploads of the caller, and handed to the same procedures the web app calls over tRPC.
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
-import { crashPoint } from '../media/crash-points.ts'
-import type { Mode } from '../media/intake.ts'
-import { type FileRule, receiveMultipart } from '../media/multipart.ts'
-import { kindAccepts, sniff } from '../media/sniff.ts'
-import { tooLargeMessage, wrongTypeMessage } from '../media/tus.ts'
-import { type FileKind, fileKinds, maxBytes } from '../schemas/limits.ts'
-import { msg } from '../schemas/messages.ts'
+import {
+  type FileKind,
+  type FileMode,
+  fileKinds,
+  kindAccepts,
+  maxBytes,
+  requiredMessage,
+  tooLargeMessage,
+  wrongTypeMessage,
+} from '../schemas/file-rules.ts'
 import type { Context } from '../trpc.ts'
+import { crashPoint } from '../uploads/crash-points.ts'
+import { type FileRule, receiveMultipart } from '../uploads/multipart.ts'
+import { sniff } from '../uploads/sniff.ts'
 import { ok } from './respond.ts'
 import { type RestHandler, route } from './route-table.ts'
 
-const REQUIRED: Record<FileKind, string> = {
-  video: msg.videoRequired,
-  thumbnail: msg.thumbnailRequired,
-  brandLogo: msg.brandLogoRequired,
-}
-
-const ruleFor = (kind: FileKind, mode: Mode): FileRule => ({
+const ruleFor = (kind: FileKind, mode: FileMode): FileRule => ({
   maxBytes: maxBytes(kind, mode),
   tooLarge: tooLargeMessage(kind, mode),
   // Refused from the first bytes, so a wrong 2 GB file is not read to its end.
@@ -37,18 +37,18 @@ async function withMultipart<T>(
   req: Request,
   ctx: Context,
   files: Partial<Record<string, FileKind>>,
-  mode: Mode,
+  mode: FileMode,
   use: (received: Received) => Promise<T>,
 ): Promise<T> {
   // Not an authorisation decision (the procedure makes that): only "do not read a body that
   // will be refused anyway".
   if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
-  const { media } = ctx.services
+  const { services } = ctx
   const rules = Object.fromEntries(
     Object.entries(files).map(([field, kind]) => [field, ruleFor(kind!, mode)]),
   )
-  const release = media.slots.acquire(ctx.session.id)
-  const result = await receiveMultipart(req, { dir: media.store.tmpDir, files: rules }).finally(
+  const release = services.uploads.slots.acquire(ctx.session.id)
+  const result = await receiveMultipart(req, { dir: services.media.tmpDir, files: rules }).finally(
     release,
   )
   if (!result.ok) {
@@ -67,13 +67,13 @@ async function withMultipart<T>(
   try {
     for (const [field, file] of Object.entries(result.files)) {
       const kind = files[field]!
-      uploads[kind] = await media.tus.register(file.path, kind, ctx.session.user._id)
+      uploads[kind] = await services.uploads.tus.register(file.path, kind, ctx.session.user._id)
       registered.push(uploads[kind])
       crashPoint('rest:registered')
     }
     return await use({ fields: result.fields, uploads })
   } finally {
-    await Promise.all(registered.map((id) => media.tus.release(id)))
+    await Promise.all(registered.map((id) => services.uploads.tus.release(id)))
     await result.cleanup()
   }
 }
@@ -83,7 +83,7 @@ const allKinds = Object.fromEntries(fileKinds.map((kind) => [kind, kind]))
 const upload: RestHandler = ({ req, ctx, caller }) =>
   withMultipart(req, ctx, allKinds, 'create', async ({ fields, uploads }) => {
     for (const kind of fileKinds) {
-      if (!uploads[kind]) throw new AppError('BAD_REQUEST', REQUIRED[kind], kind)
+      if (!uploads[kind]) throw new AppError('BAD_REQUEST', requiredMessage(kind), kind)
     }
     const created = await caller.videos.create({
       title: fields.title ?? '',
@@ -109,7 +109,7 @@ const replaceOne =
   (kind: FileKind): RestHandler =>
   ({ req, ctx, caller, params }) =>
     withMultipart(req, ctx, { [kind]: kind, file: kind }, 'edit', async ({ uploads }) => {
-      if (!uploads[kind]) throw new AppError('BAD_REQUEST', REQUIRED[kind], kind)
+      if (!uploads[kind]) throw new AppError('BAD_REQUEST', requiredMessage(kind), kind)
       return ok(await caller.videos.update({ id: params.id!, uploads }))
     })
 

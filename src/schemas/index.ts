@@ -1,6 +1,7 @@
 // Shared with web/: zod schemas, SPEC messages and limits. No server imports here.
 export * from './admin.ts'
 export * from './auth.ts'
+export * from './file-rules.ts'
 export * from './id.ts'
 export * from './limits.ts'
 export * from './messages.ts'

@@ -1,4 +1,5 @@
-// SPEC.md section 9: one place for every size, type and count the server and the forms enforce.
+// SPEC.md section 9: one place for every size and count the server and the forms enforce. The
+// per-kind file rules built on these (types, limits by mode, messages) are in file-rules.ts.
 export const MiB = 1024 * 1024
 export const MB = 1000 * 1000
 
@@ -15,19 +16,3 @@ export const limits = {
   pageSizeDefault: 10,
   pageSizeMax: 100,
 } as const
-
-export const videoTypes = ['video/mp4', 'video/webm', 'video/ogg'] as const
-export const imageTypes = ['image/jpeg', 'image/png', 'image/webp'] as const
-export type VideoType = (typeof videoTypes)[number]
-export type ImageType = (typeof imageTypes)[number]
-export type MediaType = VideoType | ImageType
-
-export const fileKinds = ['video', 'thumbnail', 'brandLogo'] as const
-export type FileKind = (typeof fileKinds)[number]
-
-/** Largest accepted size for a kind; `edit` applies the brand logo's smaller edit-form limit. */
-export function maxBytes(kind: FileKind, mode: 'create' | 'edit' = 'create'): number {
-  if (kind === 'video') return limits.videoBytes
-  if (kind === 'thumbnail') return limits.thumbnailBytes
-  return mode === 'edit' ? limits.brandLogoEditBytes : limits.brandLogoBytes
-}

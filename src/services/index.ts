@@ -5,7 +5,8 @@ import { createLucia } from '../auth/lucia.ts'
 import type { Config } from '../config.ts'
 import type { Database } from '../database.ts'
 import { createMailer } from '../mail/mailer.ts'
-import { createMedia } from '../media/index.ts'
+import { mediaStore } from '../media/store.ts'
+import { createUploads } from '../uploads/index.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
 import { createVideosService } from './videos.ts'
@@ -17,13 +18,16 @@ export function createServices(config: Config, database: Database) {
     from: `Studio <no-reply@${new URL(config.publicUrl).hostname}>`,
   })
   const lucia = createLucia(database.authSql)
-  const media = createMedia(config.dataDir)
+  const media = mediaStore(config.dataDir)
+  const uploads = createUploads(config.dataDir)
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })
   return {
     auth,
     admins: createAdminsService(database.db, (id) => auth.forgetUser(id)),
+    /** The store of verified files (DATA_DIR/media) and its scratch space. */
     media,
-    videos: createVideosService({ db: database.db, store: media.store, uploads: media.tus }),
+    uploads,
+    videos: createVideosService({ db: database.db, store: media, uploads: uploads.tus }),
   }
 }
 

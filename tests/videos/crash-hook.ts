@@ -2,7 +2,7 @@
 // arms a step by writing "<trial> <point> <nth>" to CRASH_FILE; the server SIGKILLs itself the
 // nth time it reaches that point, after disarming, so the restart runs clean.
 import { readFileSync, rmSync } from 'node:fs'
-import { setCrashHook } from '../../src/media/crash-points.ts'
+import { setCrashHook } from '../../src/uploads/crash-points.ts'
 
 const file = process.env.CRASH_FILE
 let armedAs = ''

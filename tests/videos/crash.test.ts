@@ -7,7 +7,7 @@ import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type E2EServer, startServer } from '../../e2e/support/server.ts'
-import type { CrashPoint } from '../../src/media/crash-points.ts'
+import type { CrashPoint } from '../../src/uploads/crash-points.ts'
 import { type Fixtures, fixtures } from '../fixtures/media.ts'
 import { tusRaw } from '../fixtures/tus.ts'
 

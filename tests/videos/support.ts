@@ -3,7 +3,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import type { FileKind } from '../../src/schemas/limits.ts'
+import type { FileKind } from '../../src/schemas/file-rules.ts'
 import { type Fixtures, fixtures } from '../fixtures/media.ts'
 import type { Json, TestApp } from '../helpers/test-app.ts'
 

@@ -207,7 +207,7 @@ describe('the tus endpoint in the app', () => {
     const part = join(t.dataDir, 'tmp', 'left-by-a-crash')
     await Bun.write(part, await bytesOf(f.mp4))
     const me = (await t.call('GET', '/api/auth/me', { token })).json.data.user._id as string
-    const registered = await t.app.services.media.tus.register(part, 'video', me)
+    const registered = await t.app.services.uploads.tus.register(part, 'video', me)
     const fresh = await tus.upload(await bytesOf(f.png), 'brandLogo')
     // A day and a minute pass for the first three: their recorded creation moves back.
     for (const id of [finished, unfinished, registered]) {

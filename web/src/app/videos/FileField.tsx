@@ -1,9 +1,8 @@
 // One file input of the video form with its preview (object URL, never read into memory),
 // file name, size in MB, a remove button and its error.
 import { useEffect, useId, useMemo, useRef } from 'react'
-import type { FileKind } from '../../../../src/schemas/index.ts'
+import { acceptedTypes, type FileKind } from '../../../../src/schemas/index.ts'
 import { FieldError } from '../components/ui.tsx'
-import { acceptFor } from '../lib/file-rules.ts'
 import { formatMB } from '../lib/format.ts'
 
 interface FileFieldProps {
@@ -48,7 +47,7 @@ export function FileField({
         ref={input}
         id={id}
         type="file"
-        accept={acceptFor(kind)}
+        accept={acceptedTypes(kind).join(',')}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}

@@ -8,13 +8,15 @@ import {
   descriptionSchema,
   editTitleSchema,
   type FileKind,
+  type FileMode,
+  fileError,
   msg,
+  requiredMessage,
   titleSchema,
 } from '../../../../src/schemas/index.ts'
 import type { Video } from '../api.ts'
 import { TextField } from '../components/TextField.tsx'
 import { Button, FieldError, inputStyles, ProgressBar } from '../components/ui.tsx'
-import { type FormMode, fileError, missingFileError } from '../lib/file-rules.ts'
 import { FileField } from './FileField.tsx'
 import { useTitleCheck } from './use-title-check.ts'
 
@@ -37,7 +39,7 @@ export interface VideoFormHelpers {
 }
 
 interface VideoFormProps {
-  mode: FormMode
+  mode: FileMode
   video?: Video
   busy: boolean
   progress: number
@@ -100,7 +102,7 @@ export function VideoForm({
       [kind]: file
         ? (fileError(kind, file, mode) ?? undefined)
         : creating
-          ? missingFileError(kind)
+          ? requiredMessage(kind)
           : undefined,
     }))
   }
@@ -117,7 +119,7 @@ export function VideoForm({
   const missing = (): FileErrors => {
     if (!creating) return {}
     const out: FileErrors = {}
-    for (const { kind } of fileFields) if (!files[kind]) out[kind] = missingFileError(kind)
+    for (const { kind } of fileFields) if (!files[kind]) out[kind] = requiredMessage(kind)
     return out
   }
 

@@ -7,6 +7,18 @@
 // 1.4.5: a 2,860-byte first chunk made a 5,720-byte file); see also nativeWriteIsSafe.
 // Semantics are the store's own: what arrived before a failure stays, and the next HEAD reports
 // it (the offset is the file's size).
+//
+// Overrides of @tus/file-store 2.1.1, pinned exactly in package.json because they lean on its
+// internals (the `configstore`'s list/get, `remove`, `extensions`, `getExpiration`):
+// - `deleteExpired` can go if the store ever expires finished uploads too and goes on past an
+//   upload whose data file is already gone. It skips finished ones on purpose (the expiration
+//   extension is about unfinished uploads; the design proposed in tus/tus-node-server#315 removes
+//   "uploads that are both expired AND incomplete"); no upstream issue asks otherwise, as of 2026-11.
+// - `append` (with the PATCH handler of patch-handler.ts) can go when @tus/server hands a PATCH
+//   body to the store as the request's web stream rather than through Readable.fromWeb; no
+//   upstream issue found as of 2026-11.
+// - the `checksum` extension: neither @tus/server nor @tus/file-store has it; no upstream issue
+//   found as of 2026-11.
 import { type FileHandle, open, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -14,6 +26,7 @@ import { FileStore } from '@tus/file-store'
 import { ERRORS } from '@tus/server'
 import { isDiskFull } from '../errors.ts'
 import { CHECKSUM_MISMATCH, type Checksum, hasherFor } from './checksum.ts'
+import { isExpired } from './expiry.ts'
 import { seek } from './seek.ts'
 
 /** A body that stopped because its client went away or went quiet: keep what arrived. */
@@ -60,14 +73,6 @@ async function writeCounted(
     position += chunk.length
   }
   if (checksum && hasher?.digest('base64') !== checksum.digest) throw CHECKSUM_MISMATCH
-}
-
-/** Whether an upload's 24 h (or the configured period) from its creation have passed. */
-export function isExpired(upload: { creation_date?: string }, expiryMs: number): boolean {
-  if (expiryMs <= 0) return false
-  const created = upload.creation_date ? Date.parse(upload.creation_date) : Number.NaN
-  // An info file without a readable creation date is not one we wrote: it expires too.
-  return !(created + expiryMs > Date.now())
 }
 
 export type DirectFileStoreOptions = ConstructorParameters<typeof FileStore>[0] & {

@@ -2,13 +2,21 @@
 // type from their first bytes, size for their kind), taken into the store under generated names,
 // and released only once the row that names them has committed.
 import { AppError } from '../errors.ts'
-import { type FileKind, fileKinds, type MediaType, maxBytes } from '../schemas/limits.ts'
+import { adopt, flushStore, type MediaStore, removeNames } from '../media/store.ts'
+import {
+  type FileKind,
+  type FileMode,
+  fileKinds,
+  kindAccepts,
+  type MediaType,
+  maxBytes,
+  tooLargeMessage,
+  wrongTypeMessage,
+} from '../schemas/file-rules.ts'
 import { crashPoint } from './crash-points.ts'
-import { kindAccepts, sniffFile } from './sniff.ts'
-import { adopt, flushStore, type MediaStore, removeNames } from './store.ts'
-import { type TusEndpoint, tooLargeMessage, wrongTypeMessage } from './tus.ts'
+import type { UploadRegistry } from './registry.ts'
+import { sniffFile } from './sniff.ts'
 
-export type Mode = 'create' | 'edit'
 export type UploadIds = Partial<Record<FileKind, string>>
 
 export type Verified = {
@@ -21,7 +29,7 @@ export type Verified = {
 
 export type Adopted = Verified & { name: string }
 
-type Uploads = Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
+type Uploads = Pick<UploadRegistry, 'finished' | 'release' | 'claim' | 'unclaim'>
 export type IntakeDeps = { uploads: Uploads; store: MediaStore }
 
 export const SAME_UPLOAD_TWICE = 'The same upload cannot be used for two files'
@@ -34,7 +42,7 @@ export async function verifyUpload(
   ownerId: string,
   kind: FileKind,
   uploadId: string,
-  mode: Mode,
+  mode: FileMode,
 ): Promise<Verified> {
   const found = await uploads.finished(uploadId, ownerId)
   if (!found.ok) {
@@ -145,7 +153,7 @@ export async function withUploads<T>(
   { uploads, store }: IntakeDeps,
   ownerId: string,
   ids: UploadIds,
-  mode: Mode,
+  mode: FileMode,
   write: (adopted: Adopted[]) => Promise<T>,
 ): Promise<T> {
   const given = fileKinds.flatMap((kind): [FileKind, string][] => {

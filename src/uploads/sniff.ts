@@ -1,5 +1,6 @@
 // Decides a file's media type from its first bytes, never from its name or a client's claim.
-import type { FileKind, MediaType } from '../schemas/limits.ts'
+// Whether that type suits a file kind is the shared rule `kindAccepts` (src/schemas/file-rules.ts).
+import type { MediaType } from '../schemas/file-rules.ts'
 
 /** How many leading bytes `sniff` wants; enough for an ftyp box with a dozen compatible brands. */
 export const SNIFF_BYTES = 128
@@ -48,12 +49,6 @@ export function sniff(bytes: Uint8Array): MediaType | undefined {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png'
   if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp'
   return undefined
-}
-
-/** Whether a sniffed type is allowed for a file kind: videos are videos, the rest are images. */
-export function kindAccepts(kind: FileKind, type: MediaType | undefined): type is MediaType {
-  if (!type) return false
-  return kind === 'video' ? type.startsWith('video/') : type.startsWith('image/')
 }
 
 /** Reads a file's first bytes and sniffs them. */

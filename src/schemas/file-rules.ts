@@ -1,0 +1,72 @@
+// The rules for a video's three files (SPEC §5 and §9), in one place: which kinds exist, how large
+// each may be when creating or editing, which types it takes, and the messages for a file that is
+// too large, of the wrong type or missing. The tus hooks, the REST adapter, the hand-over to the
+// media store and the web forms all ask here. Shared with web/: no server imports.
+import { limits } from './limits.ts'
+import { msg } from './messages.ts'
+
+export const fileKinds = ['video', 'thumbnail', 'brandLogo'] as const
+export type FileKind = (typeof fileKinds)[number]
+
+/** Creating a video, or editing one (where the brand logo has a smaller limit). */
+export type FileMode = 'create' | 'edit'
+
+export const videoTypes = ['video/mp4', 'video/webm', 'video/ogg'] as const
+export const imageTypes = ['image/jpeg', 'image/png', 'image/webp'] as const
+export type VideoType = (typeof videoTypes)[number]
+export type ImageType = (typeof imageTypes)[number]
+export type MediaType = VideoType | ImageType
+
+/** Largest accepted size for a kind; `edit` applies the brand logo's smaller edit-form limit. */
+export function maxBytes(kind: FileKind, mode: FileMode = 'create'): number {
+  if (kind === 'video') return limits.videoBytes
+  if (kind === 'thumbnail') return limits.thumbnailBytes
+  return mode === 'edit' ? limits.brandLogoEditBytes : limits.brandLogoBytes
+}
+
+/** The types a kind takes: videos are videos, the thumbnail and the brand logo are images. */
+export const acceptedTypes = (kind: FileKind): readonly MediaType[] =>
+  kind === 'video' ? videoTypes : imageTypes
+
+/**
+ * Whether `type` is accepted for `kind`. The server asks with the type sniffed from the file's
+ * first bytes; the forms with the type the browser reports, for early feedback only.
+ */
+export function kindAccepts(kind: FileKind, type: string | undefined): type is MediaType {
+  return acceptedTypes(kind).some((accepted) => accepted === type)
+}
+
+export const tooLargeMessage = (kind: FileKind, mode: FileMode = 'create') =>
+  kind === 'video'
+    ? msg.videoSize
+    : kind === 'thumbnail'
+      ? msg.thumbnailSize
+      : mode === 'edit'
+        ? msg.brandLogoSizeEdit
+        : msg.brandLogoSize
+
+export const wrongTypeMessage = (kind: FileKind) =>
+  kind === 'video' ? msg.videoType : msg.imageType
+
+/** The message for a file that is required but missing (creating a video). */
+export const requiredMessage = (kind: FileKind) =>
+  kind === 'video'
+    ? msg.videoRequired
+    : kind === 'thumbnail'
+      ? msg.thumbnailRequired
+      : msg.brandLogoRequired
+
+/** The message for a chosen file as the browser describes it, or null when it is acceptable. */
+export function fileError(
+  kind: FileKind,
+  file: { type: string; size: number },
+  mode: FileMode,
+): string | null {
+  if (!kindAccepts(kind, file.type)) return wrongTypeMessage(kind)
+  if (file.size > maxBytes(kind, mode)) return tooLargeMessage(kind, mode)
+  return null
+}
+
+/** `value` as a file kind, when it is one (e.g. the `kind` an upload's metadata names). */
+export const asFileKind = (value: unknown): FileKind | undefined =>
+  fileKinds.find((kind) => kind === value)

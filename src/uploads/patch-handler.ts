@@ -1,0 +1,65 @@
+// @tus/server's PATCH handler, writing through `DirectFileStore.append` instead of its Node stream
+// chain (see file-store.ts for why). Offsets, locks, hooks and answers stay the library's.
+//
+// This reaches into @tus/server 2.4.5's internals (pinned exactly in package.json): the class of
+// `server.handlers.PATCH`, its protected `writeToStore` and its `options`. It can go when the
+// library's BaseHandler.writeToStore hands the request's web stream to the store instead of
+// wrapping it in Readable.fromWeb → PassThrough → StreamLimiter; no upstream issue found as of
+// 2026-11. While it stands, the library's POST_RECEIVE progress event is not emitted for PATCH
+// bodies (nothing here listens to it).
+import {
+  type CancellationContext,
+  type DataStore,
+  ERRORS,
+  type Server,
+  type ServerOptions,
+  type Upload,
+} from '@tus/server'
+import type { Checksum } from './checksum.ts'
+import type { DirectFileStore } from './file-store.ts'
+
+/** What the PATCH writer needs to know about a request's body, keyed by the body's stream. */
+export type BodyInfo = {
+  /** The body's Content-Length; undefined for a chunked body, whose end is unknown. */
+  length?: number
+  /** Closes the request's connection once it goes quiet; see `stopOnRelease`. */
+  closeIfIdle?: () => void
+  /** The client's Upload-Checksum of this body. */
+  checksum?: Checksum
+}
+
+export function appendingPatchHandler(
+  server: Server,
+  store: DirectFileStore,
+  bodies: WeakMap<object, BodyInfo>,
+) {
+  const Base = server.handlers.PATCH.constructor as new (
+    store: DataStore,
+    options: ServerOptions,
+  ) => Server['handlers']['PATCH']
+  return new (class extends Base {
+    protected override async writeToStore(
+      body: ReadableStream | null,
+      upload: Upload,
+      maxBodySize: number,
+      context: CancellationContext,
+    ): Promise<number> {
+      if (context.signal.aborted) throw ERRORS.ABORTED
+      const info = body ? bodies.get(body) : undefined
+      // Another request asked for this upload's lock (a client resuming after its old connection
+      // stalled): @tus/server aborts this one after lockDrainTimeout. Bun's native write cannot be
+      // stopped from here, so the stalled connection is closed, which ends the write.
+      const stopOnRelease = () => info?.closeIfIdle?.()
+      context.signal.addEventListener('abort', stopOnRelease, { once: true })
+      try {
+        return await store.append(upload.id, upload.offset, body, {
+          limit: maxBodySize,
+          length: info?.length,
+          checksum: info?.checksum,
+        })
+      } finally {
+        context.signal.removeEventListener('abort', stopOnRelease)
+      }
+    }
+  })(store, server.handlers.PATCH.options)
+}
