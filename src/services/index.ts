@@ -6,6 +6,7 @@ import type { Config } from '../config.ts'
 import type { Database } from '../database.ts'
 import { createMailer } from '../mail/mailer.ts'
 import { createMedia } from '../media/index.ts'
+import { mailFrom } from '../schemas/brand.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
 import { createVideosService } from './videos.ts'
@@ -14,7 +15,7 @@ export function createServices(config: Config, database: Database) {
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     outboxDir: join(config.dataDir, 'outbox'),
-    from: `Studio <no-reply@${new URL(config.publicUrl).hostname}>`,
+    from: mailFrom(new URL(config.publicUrl).hostname),
   })
   const lucia = createLucia(database.authSql)
   const media = createMedia(config.dataDir)
