@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig, type Plugin } from 'vite'
+import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite'
+import { documentTitle } from '../src/schemas/brand.ts'
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3000}`
 const proxied = ['/trpc', '/api', '/uploads', '/media', '/healthz']
@@ -42,9 +43,70 @@ function precompress(): Plugin {
   }
 }
 
+/**
+ * `<link rel="preload" as="font">` in the head for each of `faces` (paths under web/), at the URL
+ * the build gave it: the hashed file the CSS points at, so the preload and the @font-face rule
+ * are one request. A listed face no stylesheet uses fails the build.
+ */
+function preloadFonts(faces: string[]): Plugin {
+  let root = ''
+  const link = (href: string): HtmlTagDescriptor => ({
+    tag: 'link',
+    attrs: { rel: 'preload', as: 'font', type: 'font/woff2', href, crossorigin: true },
+    injectTo: 'head',
+  })
+  return {
+    name: 'preload-fonts',
+    configResolved(config) {
+      root = config.root
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        // The dev server serves the source file where the CSS names it.
+        if (!ctx.bundle) return faces.map((face) => link(`/${face}`))
+        const assets = Object.values(ctx.bundle).filter((output) => output.type === 'asset')
+        return faces.map((face) => {
+          const source = resolve(root, face)
+          // Rolldown names originals relative to the root.
+          const asset = assets.find((a) =>
+            a.originalFileNames.some((name) => resolve(root, name) === source),
+          )
+          if (!asset) throw new Error(`preload-fonts: no stylesheet uses ${face}`)
+          return link(`/${asset.fileName}`)
+        })
+      },
+    },
+  }
+}
+
+/** The studio's name (src/schemas/brand.ts) in the HTML's title, from the one place it lives. */
+function brandTitle(): Plugin {
+  const escapeHtml = (text: string) =>
+    text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
+  return {
+    name: 'brand-title',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html) => html.replace('%BRAND_TITLE%', escapeHtml(documentTitle())),
+    },
+  }
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    brandTitle(),
+    // Every face the first screen draws with (web/src/styles.css): header, hero line, its italic.
+    preloadFonts([
+      'src/fonts/inter-latin-wght-normal.woff2',
+      'src/fonts/instrument-serif-latin-400-normal.woff2',
+      'src/fonts/instrument-serif-latin-400-italic.woff2',
+    ]),
+    precompress(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,15 +1,19 @@
-// The built web app: hashed assets cached for a year, everything else revalidated, and
-// index.html for any other path (SPEC §2: unknown paths show the landing page), except a missing
-// file in one of the build's own asset folders.
-import { existsSync, statSync } from 'node:fs'
+// The built web app: hashed assets (scripts, styles, fonts) cached for a year, everything else
+// revalidated by ETag and Last-Modified, and index.html for any other path (SPEC §2: unknown
+// paths show the landing page), except a missing file in one of the build's own asset folders.
+import { existsSync, type Stats, statSync } from 'node:fs'
 import { join, normalize, resolve } from 'node:path'
+import { BRAND } from '../schemas/brand.ts'
 
-const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Studio</title></head>
-<body><main><h1>Studio</h1><p>The web app is not built yet: run <code>bun run build</code>.</p></main></body></html>`
+const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${BRAND.name}</title></head>
+<body><main><h1>${BRAND.name}</h1><p>The web app is not built yet: run <code>bun run build</code>.</p></main></body></html>`
+
+const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 // Inside the build's asset folders a path names a file, never a page: in place of a missing one
 // (an old hashed chunk after a deploy) the app's HTML would be a script the browser refuses, with
-// status 200. Everywhere else an unknown path is the landing page, as SPEC §2 says.
+// status 200. Everywhere else an unknown path is the landing page, as SPEC §2 says. `/fonts/`
+// held the fonts before Vite hashed them into /assets/; an old page may still ask there.
 const ASSET_FOLDER = /^\/(assets|fonts|hero|clients)\//
 
 export function createStaticHandler(distDir: string) {
@@ -28,12 +32,9 @@ export function createStaticHandler(distDir: string) {
     }
     const filePath = resolve(root, `.${normalize(`/${pathname}`)}`)
     if (filePath.startsWith(`${root}/`) && isFile(filePath)) {
+      // Vite names everything under /assets/ by its content hash: a new file gets a new URL.
       const immutable = pathname.startsWith('/assets/')
-      return fileResponse(
-        req,
-        filePath,
-        immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      )
+      return fileResponse(req, filePath, immutable ? IMMUTABLE : 'no-cache')
     }
     if (ASSET_FOLDER.test(pathname)) {
       return new Response('Not found', {
@@ -48,33 +49,63 @@ export function createStaticHandler(distDir: string) {
   }
 }
 
-/** The file, or its build-time .br/.gz twin when the client accepts that encoding. */
+/**
+ * The file, or its build-time .br/.gz twin when the client accepts that encoding, with validators
+ * of the bytes actually sent, so a revalidation of an unchanged file is a 304 without a body.
+ */
 function fileResponse(req: Request, filePath: string, cacheControl: string): Response {
   const headers: Record<string, string> = {
     'Content-Type': Bun.file(filePath).type,
     'Cache-Control': cacheControl,
   }
   const accepted = req.headers.get('accept-encoding') ?? ''
+  let sent = filePath
+  let stats = fileStats(filePath)!
   for (const [encoding, ext] of [
     ['br', '.br'],
     ['gzip', '.gz'],
   ] as const) {
-    if (new RegExp(`\\b${encoding}\\b`).test(accepted) && isFile(filePath + ext)) {
-      return new Response(Bun.file(filePath + ext), {
-        headers: { ...headers, 'Content-Encoding': encoding, Vary: 'Accept-Encoding' },
-      })
+    const twin = fileStats(filePath + ext)
+    if (twin) headers.Vary = 'Accept-Encoding'
+    if (twin && sent === filePath && new RegExp(`\\b${encoding}\\b`).test(accepted)) {
+      sent = filePath + ext
+      stats = twin
+      headers['Content-Encoding'] = encoding
     }
   }
-  const hasTwin = isFile(`${filePath}.br`) || isFile(`${filePath}.gz`)
-  return new Response(Bun.file(filePath), {
-    headers: hasTwin ? { ...headers, Vary: 'Accept-Encoding' } : headers,
-  })
+  const etag = `W/"${stats.size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}${
+    headers['Content-Encoding'] ? `-${headers['Content-Encoding']}` : ''
+  }"`
+  headers.ETag = etag
+  headers['Last-Modified'] = stats.mtime.toUTCString()
+  if (notModified(req, etag, stats)) {
+    const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...kept } = headers
+    return new Response(null, { status: 304, headers: kept })
+  }
+  return new Response(Bun.file(sent), { headers })
+}
+
+/** RFC 9110 §13.1: If-None-Match (weak comparison) wins; If-Modified-Since only without it. */
+function notModified(req: Request, etag: string, stats: Stats): boolean {
+  const noneMatch = req.headers.get('if-none-match')
+  if (noneMatch !== null) {
+    const weak = (tag: string) => tag.trim().replace(/^W\//, '')
+    return noneMatch.trim() === '*' || noneMatch.split(',').some((t) => weak(t) === weak(etag))
+  }
+  const since = Date.parse(req.headers.get('if-modified-since') ?? '')
+  // HTTP dates have whole seconds.
+  return Number.isFinite(since) && Math.floor(stats.mtimeMs / 1000) * 1000 <= since
+}
+
+function fileStats(p: string): Stats | undefined {
+  try {
+    const stats = statSync(p)
+    return stats.isFile() ? stats : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile()
-  } catch {
-    return false
-  }
+  return fileStats(p) !== undefined
 }

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts'
 import type { Database } from '../database.ts'
 import { createMailer } from '../mail/mailer.ts'
 import { mediaStore } from '../media/store.ts'
+import { mailFrom } from '../schemas/brand.ts'
 import { createUploads } from '../uploads/index.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
@@ -15,7 +16,7 @@ export function createServices(config: Config, database: Database) {
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     outboxDir: join(config.dataDir, 'outbox'),
-    from: `Studio <no-reply@${new URL(config.publicUrl).hostname}>`,
+    from: mailFrom(new URL(config.publicUrl).hostname),
   })
   const lucia = createLucia(database.authSql)
   const media = mediaStore(config.dataDir)

@@ -9,6 +9,7 @@ import {
   redirect,
 } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
+import { documentTitle } from '../../../src/schemas/brand.ts'
 import { AdminsPage } from './admins/AdminsPage.tsx'
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage.tsx'
 import { MissingResetToken, ResetPasswordPage } from './auth/ResetPasswordPage.tsx'
@@ -65,6 +66,7 @@ const redirectIfSignedIn = () => {
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
+  staticData: { title: 'Sign In' },
   validateSearch: signInSearch,
   beforeLoad: redirectIfSignedIn,
   component: SignInPage,
@@ -73,6 +75,7 @@ const loginRoute = createRoute({
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/auth/signin',
+  staticData: { title: 'Sign In' },
   validateSearch: signInSearch,
   beforeLoad: redirectIfSignedIn,
   component: SignInPage,
@@ -81,12 +84,14 @@ const signInRoute = createRoute({
 const forgotRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/auth/forgot-password',
+  staticData: { title: 'Forgot Password' },
   component: ForgotPasswordPage,
 })
 
 const resetRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/auth/reset-password/$token',
+  staticData: { title: 'Set New Password' },
   component: ResetPasswordPage,
 })
 
@@ -118,21 +123,25 @@ const authedRoute = createRoute({
 const overviewRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard',
+  staticData: { title: 'Dashboard' },
   component: OverviewPage,
 })
 const uploadRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard/upload',
+  staticData: { title: 'Upload Video' },
   component: UploadPage,
 })
 const manageRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard/manage',
+  staticData: { title: 'Manage Videos' },
   component: ManagePage,
 })
 const adminsRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard/admins',
+  staticData: { title: 'Admin Management' },
   component: AdminsPage,
 })
 
@@ -149,11 +158,27 @@ const routeTree = rootRoute.addChildren([
 ])
 
 export function createAppRouter(context: RouterContext) {
-  return createRouter({ routeTree, context, defaultPreload: 'intent', scrollRestoration: true })
+  const router = createRouter({
+    routeTree,
+    context,
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+  })
+  // The tab names the page and the studio (src/schemas/brand.ts); a route without a title is the
+  // landing page.
+  router.subscribe('onResolved', () => {
+    const titled = router.state.matches.findLast((match) => match.staticData.title)
+    document.title = documentTitle(titled?.staticData.title)
+  })
+  return router
 }
 
 declare module '@tanstack/react-router' {
   interface Register {
     router: ReturnType<typeof createAppRouter>
+  }
+  interface StaticDataRouteOption {
+    /** The page's name in the document title. */
+    title?: string
   }
 }

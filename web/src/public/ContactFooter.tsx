@@ -1,6 +1,7 @@
 // Contact footer: the two people to call or write to, with real tel:/mailto: links.
-import { contact, studio, telHref } from './content.ts'
-import { MailIcon, PhoneIcon, StudioMark } from './icons.tsx'
+import { BRAND, BrandMark } from '../brand/Brand.tsx'
+import { contact, telHref } from './content.ts'
+import { MailIcon, PhoneIcon } from './icons.tsx'
 
 const linkClass =
   'inline-flex items-center gap-3 rounded-sm text-paper/90 transition-colors hover:text-accent focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent'
@@ -52,11 +53,11 @@ export function ContactFooter() {
         </div>
         <div className="mt-24 flex flex-col gap-4 border-t border-white/10 pt-8 text-xs tracking-wide text-mist sm:flex-row sm:items-center sm:justify-between">
           <p className="flex items-center gap-2">
-            <StudioMark width={18} height={18} className="text-accent" />
-            {studio.name} · {contact.address}
+            <BrandMark width={18} height={18} className="text-accent" />
+            {BRAND.name} · {contact.address}
           </p>
           <p>
-            © {new Date().getFullYear()} {studio.name}. All rights reserved.
+            © {new Date().getFullYear()} {BRAND.name}. All rights reserved.
           </p>
         </div>
       </div>

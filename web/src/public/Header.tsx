@@ -1,7 +1,7 @@
 // Fixed header: section nav, translucent after 50 px of scroll, slide-in menu below 768 px.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
-import { nav, studio } from './content.ts'
-import { StudioMark } from './icons.tsx'
+import { BRAND, BrandMark, BrandName } from '../brand/Brand.tsx'
+import { nav } from './content.ts'
 import { SectionLink } from './SectionLink.tsx'
 
 const SCROLLED_AFTER_PX = 50 // SPEC §9
@@ -38,7 +38,7 @@ export function Header() {
 
   useEffect(() => {
     if (!menuOpen) return
-    panelRef.current?.querySelector('a')?.focus()
+    panelRef.current?.querySelector<HTMLAnchorElement>('nav a')?.focus()
     // A tap or a Tab that lands outside the panel (and its toggle) closes the menu.
     const onOutside = (event: Event) => {
       const target = event.target as Node
@@ -66,6 +66,8 @@ export function Header() {
 
   const closeMenu = () => setMenuOpen(false)
 
+  const brandClass =
+    'flex items-center gap-2.5 rounded-sm text-paper focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent'
   const linkClass =
     'rounded-sm text-[0.8125rem] font-medium tracking-[0.22em] text-paper/80 transition-colors hover:text-accent focus-visible:text-accent focus-visible:outline-2 focus-visible:outline-offset-8 focus-visible:outline-accent'
 
@@ -81,13 +83,17 @@ export function Header() {
             : 'border-transparent bg-transparent'
         }`}
       />
-      <div className="relative z-20 mx-auto flex h-16 max-w-7xl items-center justify-between px-5 sm:px-8 md:h-20">
+      {/* Above the open panel, but only its own controls take clicks: the panel's link shows
+          through the gap between them. */}
+      <div className="pointer-events-none relative z-20 mx-auto flex h-16 max-w-7xl items-center justify-between px-5 *:pointer-events-auto sm:px-8 md:h-20">
+        {/* While the menu is open the panel shows its own: this one would straddle its edge. */}
         <a
           href="/"
-          className="flex items-center gap-2.5 rounded-sm text-paper focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+          data-brand=""
+          className={`${brandClass} transition-opacity duration-300 ${menuOpen ? 'max-md:invisible max-md:opacity-0' : ''}`}
         >
-          <StudioMark className="text-accent" />
-          <span className="font-display text-2xl leading-none tracking-tight">{studio.name}</span>
+          <BrandMark className="text-accent" />
+          <BrandName className="text-2xl" />
         </a>
 
         <nav aria-label="Primary" className="hidden md:block">
@@ -137,10 +143,18 @@ export function Header() {
         ref={panelRef}
         id="mobile-menu"
         inert={!menuOpen}
-        className={`fixed inset-y-0 right-0 z-10 flex w-[min(82vw,22rem)] flex-col border-l border-white/10 bg-ink-900 px-8 pt-28 pb-10 shadow-2xl transition-[transform,visibility] duration-500 ease-out-expo motion-reduce:duration-0 md:hidden ${
-          menuOpen ? 'visible translate-x-0' : 'invisible translate-x-full'
+        className={`fixed inset-y-0 right-0 z-10 flex w-[min(82vw,22rem)] flex-col border-l border-white/10 bg-ink-900 px-8 pt-28 pb-10 shadow-2xl duration-500 ease-out-expo motion-reduce:duration-0 md:hidden ${
+          // Shown at once when opening (so its first item can take focus), hidden only once it
+          // has slid out when closing.
+          menuOpen
+            ? 'visible translate-x-0 transition-transform'
+            : 'invisible translate-x-full transition-[transform,visibility]'
         }`}
       >
+        <a href="/" data-brand="" className={`${brandClass} absolute top-0 left-8 h-16 w-fit`}>
+          <BrandMark className="text-accent" />
+          <BrandName className="text-2xl" />
+        </a>
         <nav aria-label="Mobile">
           <ul className="flex flex-col gap-7">
             {nav.map((item, index) => (
@@ -159,7 +173,7 @@ export function Header() {
             ))}
           </ul>
         </nav>
-        <p className="mt-auto text-xs tracking-[0.2em] text-mist uppercase">{studio.tagline}</p>
+        <p className="mt-auto text-xs tracking-[0.2em] text-mist uppercase">{BRAND.tagline}</p>
       </div>
     </header>
   )

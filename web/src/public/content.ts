@@ -1,4 +1,5 @@
-// Everything the studio edits on the public page lives here: components only lay it out.
+// Everything the studio edits on the public page lives here: components only lay it out. Its
+// name and mark are the brand module's (web/src/brand/, src/schemas/brand.ts).
 
 export type NavItem = { label: string; target: 'work' | 'about' | 'contact' }
 
@@ -21,11 +22,6 @@ export type TeamMember = {
 }
 
 export type HeroImage = { width: number; avif: string; webp: string }
-
-export const studio = {
-  name: 'Halftone Studio',
-  tagline: 'Music & audio studio',
-}
 
 export const nav: NavItem[] = [
   { label: 'WORK', target: 'work' },

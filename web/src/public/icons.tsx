@@ -64,16 +64,6 @@ export function ArrowDownIcon(props: IconProps) {
   )
 }
 
-/** The studio mark: a ring and a dot, like a speaker cone seen head-on. */
-export function StudioMark(props: IconProps) {
-  return (
-    <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false" {...props}>
-      <circle cx="16" cy="16" r="12" fill="none" stroke="currentColor" strokeWidth="2.5" />
-      <circle cx="16" cy="16" r="4" fill="currentColor" />
-    </svg>
-  )
-}
-
 export function Spinner({ className = '' }: { className?: string }) {
   return (
     <svg

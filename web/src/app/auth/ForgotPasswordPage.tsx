@@ -5,10 +5,9 @@ import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { forgotPasswordSchema, msg } from '../../../../src/schemas/index.ts'
 import { TextField } from '../components/TextField.tsx'
-import { Button } from '../components/ui.tsx'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
-import { AuthShell } from './AuthShell.tsx'
+import { AuthShell, authButtonClass, authLinkClass } from './AuthShell.tsx'
 
 const REDIRECT_DELAY_MS = 2000
 
@@ -44,12 +43,12 @@ export function ForgotPasswordPage() {
       {sent ? (
         <p
           role="status"
-          className="mb-4 rounded-lg bg-emerald-50 p-3 text-emerald-800 text-sm dark:bg-emerald-950 dark:text-emerald-200"
+          className="mb-5 rounded-2xl bg-emerald-50 p-4 text-emerald-800 text-sm dark:bg-emerald-950 dark:text-emerald-200"
         >
           {msg.resetRequested}
         </p>
       ) : null}
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <TextField
           label="Email"
           type="email"
@@ -57,14 +56,11 @@ export function ForgotPasswordPage() {
           error={errors.email?.message}
           {...register('email')}
         />
-        <Button type="submit" className="w-full" disabled={isSubmitting || sent}>
+        <button type="submit" className={authButtonClass} disabled={isSubmitting || sent}>
           {isSubmitting ? 'Sending Reset Instructions...' : 'Send Reset Link'}
-        </Button>
+        </button>
         <p className="text-center text-sm">
-          <Link
-            to="/login"
-            className="text-amber-700 underline-offset-4 hover:underline dark:text-accent"
-          >
+          <Link to="/login" className={authLinkClass}>
             Back to Sign In
           </Link>
         </p>

@@ -1,15 +1,14 @@
 // Set a new password from an e-mailed link (SPEC §2, §4, §8).
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useNavigate, useParams } from '@tanstack/react-router'
+import { Link, useNavigate, useParams } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { msg, resetPasswordFormSchema } from '../../../../src/schemas/index.ts'
 import { TextField } from '../components/TextField.tsx'
-import { Button } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
-import { AuthShell } from './AuthShell.tsx'
+import { AuthShell, authButtonClass, authLinkClass } from './AuthShell.tsx'
 
 /** No token in the link: say so and go to the forgot-password screen. */
 export function MissingResetToken() {
@@ -54,7 +53,7 @@ function ResetPasswordForm({ token }: { token: string }) {
 
   return (
     <AuthShell title="Set New Password">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <TextField
           label="New Password"
           type="password"
@@ -69,9 +68,15 @@ function ResetPasswordForm({ token }: { token: string }) {
           error={errors.confirmPassword?.message}
           {...register('confirmPassword')}
         />
-        <Button type="submit" className="w-full" disabled={isSubmitting}>
+        <button type="submit" className={authButtonClass} disabled={isSubmitting}>
           {isSubmitting ? 'Resetting...' : 'Reset Password'}
-        </Button>
+        </button>
+        {/* The same way back as on Forgot Password (SPEC §2), for a visitor who remembered it. */}
+        <p className="text-center text-sm">
+          <Link to="/login" className={authLinkClass}>
+            Back to Sign In
+          </Link>
+        </p>
       </form>
     </AuthShell>
   )

@@ -5,12 +5,11 @@ import { Link, useRouter, useSearch } from '@tanstack/react-router'
 import { useForm } from 'react-hook-form'
 import { loginSchema } from '../../../../src/schemas/index.ts'
 import { TextField } from '../components/TextField.tsx'
-import { Button } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { signIn } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
-import { AuthShell } from './AuthShell.tsx'
+import { AuthShell, authButtonClass, authLinkClass } from './AuthShell.tsx'
 import { safeRedirect } from './redirect.ts'
 
 export function signInErrorMessage(err: unknown): string {
@@ -43,7 +42,7 @@ export function SignInPage() {
 
   return (
     <AuthShell title="Sign In to Your Account">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <TextField
           label="Email"
           type="email"
@@ -59,16 +58,13 @@ export function SignInPage() {
           {...register('password')}
         />
         <div className="flex justify-end">
-          <Link
-            to="/auth/forgot-password"
-            className="text-sm text-amber-700 underline-offset-4 hover:underline dark:text-accent"
-          >
+          <Link to="/auth/forgot-password" className={`text-sm ${authLinkClass}`}>
             Forgot Password?
           </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={isSubmitting}>
+        <button type="submit" className={authButtonClass} disabled={isSubmitting}>
           {isSubmitting ? 'Signing in...' : 'Sign In'}
-        </Button>
+        </button>
       </form>
     </AuthShell>
   )

@@ -2,6 +2,7 @@
 // Small screens: a drawer that closes on outside click, Escape or choosing a page.
 import { Link } from '@tanstack/react-router'
 import { type RefObject, useRef } from 'react'
+import { BrandName, BrandTile } from '../../brand/Brand.tsx'
 import { Icons } from '../components/ui.tsx'
 import { useDismiss } from '../lib/use-dismiss.ts'
 import { SMALL_SCREEN, useMediaQuery } from '../lib/use-media-query.ts'
@@ -53,14 +54,15 @@ export function Sidebar({ toggleRef }: { toggleRef: RefObject<HTMLButtonElement 
         } ${expanded ? 'md:w-64' : 'md:w-18'}`}
       >
         <div className="flex h-16 shrink-0 items-center gap-2 border-zinc-200 border-b px-4 dark:border-ink-700">
-          <Link to="/dashboard" className="flex items-center gap-2" onClick={close}>
-            <span
-              aria-hidden="true"
-              className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-ink-950 font-display text-accent text-xl dark:bg-accent dark:text-ink-950"
-            >
-              S
-            </span>
-            <span className={`font-display text-2xl ${labelClass}`}>Studio</span>
+          {/* Collapsed, the mark alone; the name stays for screen readers. */}
+          <Link
+            to="/dashboard"
+            data-brand=""
+            className="flex min-w-0 items-center gap-3 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500"
+            onClick={close}
+          >
+            <BrandTile className="size-9" />
+            <BrandName className={`text-[1.375rem] ${labelClass}`} />
           </Link>
           <button
             type="button"

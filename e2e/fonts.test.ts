@@ -1,0 +1,310 @@
+// The brand's faces (Instrument Serif, Inter) on the public page, issue 15: preloaded from the
+// head, drawn on a first visit over the desktop profile, kept by the browser for every later
+// visit (no font over the network, the faces in use from the first layout), and no layout shift
+// at 375 and 1280 px. Chromium against the real built server, seeded with sample videos.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import { makeSampleMedia, seedVideos } from '../bench/lighthouse-fixtures.ts'
+import { launchBrowser, openPage } from './support/browser.ts'
+import { renderedFonts } from './support/fonts.ts'
+import { recordResponses, throttle } from './support/network.ts'
+import { type E2EServer, startServer } from './support/server.ts'
+
+const SEEDED = 6
+const TEST_TIMEOUT = 90_000
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+/** The three faces of the brand, as `document.fonts.check` names them. */
+const FACES = {
+  serif: '400 32px "Instrument Serif"',
+  serifItalic: 'italic 400 32px "Instrument Serif"',
+  sans: '400 16px "Inter Variable"',
+}
+
+/** The renderer names a face by its file's own family name; the CSS may call it otherwise. */
+const FAMILY_OF: Record<string, string> = { Inter: 'Inter Variable' }
+
+let server: E2EServer
+let browser: Awaited<ReturnType<typeof launchBrowser>>
+let mediaDir: string
+
+beforeAll(async () => {
+  mediaDir = mkdtempSync(join(tmpdir(), 'fonts-e2e-'))
+  const [started, samples] = await Promise.all([startServer(), makeSampleMedia(mediaDir, SEEDED)])
+  server = started
+  const { token } = await server.apiLogin()
+  await seedVideos(server.url, token, samples)
+  browser = await launchBrowser()
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true })
+}, 60_000)
+
+type Probe = {
+  cls: number
+  shifts: { value: number; sources: string[] }[]
+  /** Taken in the first ResizeObserver callback of the hero heading: after its first layout,
+   * before its first paint. */
+  firstLayout: null | { faces: Record<keyof typeof FACES, boolean>; height: number }
+}
+
+/**
+ * Before any page script: sums layout shifts (as CLS counts them), and records which brand faces
+ * were ready when the hero heading was laid out for the first time.
+ */
+async function installProbe(context: BrowserContext) {
+  await context.addInitScript((faces: typeof FACES) => {
+    const probe: Probe = { cls: 0, shifts: [], firstLayout: null }
+    ;(window as unknown as { __probe: Probe }).__probe = probe
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number
+        hadRecentInput: boolean
+        sources?: { node?: Node }[]
+      })[]) {
+        if (entry.hadRecentInput) continue
+        probe.cls += entry.value
+        probe.shifts.push({
+          value: entry.value,
+          sources: (entry.sources ?? []).map((s) =>
+            s.node instanceof Element ? s.node.outerHTML.slice(0, 80) : String(s.node?.nodeName),
+          ),
+        })
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+    const resize = new ResizeObserver((entries) => {
+      if (probe.firstLayout) return
+      const check = (font: string) => document.fonts.check(font)
+      probe.firstLayout = {
+        faces: {
+          serif: check(faces.serif),
+          serifItalic: check(faces.serifItalic),
+          sans: check(faces.sans),
+        },
+        height: entries[0]!.contentRect.height,
+      }
+      resize.disconnect()
+    })
+    const watch = new MutationObserver(() => {
+      const heading = document.getElementById('hero-heading')
+      if (!heading) return
+      resize.observe(heading)
+      watch.disconnect()
+    })
+    watch.observe(document, { childList: true, subtree: true })
+  }, FACES)
+}
+
+async function settle(page: Page) {
+  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
+  await page.waitForLoadState('networkidle')
+  // One more frame for any shift the last answer caused to be reported.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))))
+}
+
+const probe = (page: Page) => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe)
+
+/** Instrument Serif for the hero heading (its last words in the italic face), Inter beside it. */
+async function expectBrandFacesDrawn(page: Page) {
+  const heading = await page.evaluate(() => {
+    const h1 = document.getElementById('hero-heading')!
+    return {
+      family: getComputedStyle(h1).fontFamily,
+      spans: [...h1.querySelectorAll('span')].map((s) => getComputedStyle(s).fontStyle),
+    }
+  })
+  expect(heading.family.split(',')[0]?.replaceAll('"', '').trim()).toBe('Instrument Serif')
+  expect(heading.spans.at(-1)).toBe('italic')
+
+  const drawn = await renderedFonts(page, '#hero-heading > span')
+  expect(drawn.length).toBe(heading.spans.length)
+  drawn.forEach((fonts, index) => {
+    const italic = heading.spans[index] === 'italic'
+    // Every glyph of the span in the one brand face: no fallback face took any of it.
+    expect(fonts.map((f) => [f.familyName, f.isCustomFont])).toEqual([['Instrument Serif', true]])
+    expect(fonts[0]?.postScriptName ?? '').toBe(
+      italic ? 'InstrumentSerif-Italic' : 'InstrumentSerif-Regular',
+    )
+  })
+  // The line of services above it is set in Inter.
+  const services = await renderedFonts(page, 'section[aria-labelledby="hero-heading"] p > span')
+  const families = new Set(services.flat().map((f) => [f.familyName, f.isCustomFont].join()))
+  expect([...families]).toEqual(['Inter,true'])
+
+  const ready = await page.evaluate(
+    (faces) => Object.values(faces).map((font) => document.fonts.check(font)),
+    FACES,
+  )
+  expect(ready).toEqual([true, true, true])
+}
+
+/** The absolute URLs of the font files every face used above the fold was drawn from. */
+async function facesAboveTheFold(page: Page): Promise<string[]> {
+  // Tag every element with its own text inside the first screen, then ask the renderer which
+  // faces drew that text.
+  await page.evaluate(() => {
+    for (const el of document.body.querySelectorAll('*')) {
+      const ownText = [...el.childNodes].some(
+        (n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim(),
+      )
+      const box = el.getBoundingClientRect()
+      const visible = box.bottom > 0 && box.top < innerHeight && box.width > 0 && box.height > 0
+      if (ownText && visible && getComputedStyle(el).visibility === 'visible') {
+        el.setAttribute('data-fold-probe', '')
+      }
+    }
+  })
+  const drawn = (await renderedFonts(page, '[data-fold-probe]')).flat()
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll('[data-fold-probe]'))
+      el.removeAttribute('data-fold-probe')
+  })
+  const used = new Set(
+    drawn
+      .filter((f) => f.isCustomFont)
+      .map((f) => {
+        const family = FAMILY_OF[f.familyName] ?? f.familyName
+        return `${family}|${/Italic/.test(f.postScriptName ?? '') ? 'italic' : 'normal'}`
+      }),
+  )
+  // The @font-face rules say which file each (family, style) comes from.
+  const sources = await page.evaluate(() => {
+    const out: [string, string][] = []
+    for (const sheet of document.styleSheets) {
+      for (const rule of sheet.cssRules) {
+        if (!(rule instanceof CSSFontFaceRule)) continue
+        const family = rule.style.getPropertyValue('font-family').replaceAll('"', '').trim()
+        const style = rule.style.getPropertyValue('font-style') || 'normal'
+        const url = /url\("?([^")]+)"?\)/.exec(rule.style.getPropertyValue('src'))?.[1]
+        if (url) out.push([`${family}|${style}`, new URL(url, sheet.href ?? location.href).href])
+      }
+    }
+    return out
+  })
+  const byFace = new Map(sources)
+  return [...used].map((face) => byFace.get(face) ?? `no @font-face for ${face}`).sort()
+}
+
+for (const size of [
+  { width: 375, height: 667 },
+  { width: 1280, height: 800 },
+]) {
+  describe(`at ${size.width} px`, () => {
+    test(
+      'first visit over 30 Mbps / 40 ms draws the brand faces; a second visit fetches no font and uses them from the first layout; CLS 0',
+      async () => {
+        const tracked = await openPage(browser, { ...size, baseURL: server.url })
+        const { page, context } = tracked
+        await installProbe(context)
+
+        // First visit, fresh profile (a new context has an empty cache).
+        const firstCdp = await throttle(page)
+        const first = recordResponses(firstCdp)
+        await page.goto('/')
+        await settle(page)
+        await expectBrandFacesDrawn(page)
+        const firstProbe = await probe(page)
+        expect(firstProbe.shifts).toEqual([])
+        expect(firstProbe.cls).toBe(0)
+
+        // Exactly the faces drawn above the fold are preloaded from the head, as fonts, CORS.
+        const preloads = await page.evaluate(() =>
+          [
+            ...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]'),
+          ].map((link) => ({
+            href: link.href,
+            type: link.type,
+            crossorigin: link.getAttribute('crossorigin'),
+          })),
+        )
+        const aboveFold = await facesAboveTheFold(page)
+        expect(preloads.map((p) => p.href).sort()).toEqual(aboveFold)
+        for (const link of preloads) {
+          expect(link.type).toBe('font/woff2')
+          expect(link.crossorigin).not.toBeNull()
+        }
+        expect(aboveFold.length).toBe(3) // serif, its italic, and Inter
+
+        // Each font came once, from a content-hashed URL the server lets browsers keep a year.
+        const fonts = first.filter((r) => r.mimeType.startsWith('font/') || /\.woff2$/.test(r.url))
+        expect(fonts.map((r) => r.url).sort()).toEqual(aboveFold)
+        for (const font of fonts) {
+          expect(font.fromCache).toBe(false)
+          expect(new URL(font.url).pathname).toMatch(/^\/assets\/[\w-]+-[\w-]{8,}\.woff2$/)
+          const res = await fetch(font.url, { method: 'HEAD' })
+          expect(res.headers.get('cache-control')).toBe(IMMUTABLE)
+        }
+        await firstCdp.detach()
+
+        // Second visit in the same browser: a new page, same profile and cache.
+        const second = await context.newPage()
+        const secondCdp = await throttle(second)
+        const again = recordResponses(secondCdp)
+        await second.goto('/')
+        await settle(second)
+        const fetchedFonts = again.filter(
+          (r) => (r.mimeType.startsWith('font/') || /\.woff2$/.test(r.url)) && !r.fromCache,
+        )
+        expect(fetchedFonts).toEqual([])
+        const secondProbe = await probe(second)
+        expect(secondProbe.firstLayout?.faces).toEqual({
+          serif: true,
+          serifItalic: true,
+          sans: true,
+        })
+        await expectBrandFacesDrawn(second)
+        // Laid out once in the brand face: the heading never changed size after that.
+        const height = await second.evaluate(
+          () => document.getElementById('hero-heading')!.getBoundingClientRect().height,
+        )
+        expect(height).toBe(secondProbe.firstLayout!.height)
+        expect(secondProbe.cls).toBe(0)
+        await secondCdp.detach()
+
+        await second.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {})
+        tracked.assertClean()
+        await context.close()
+      },
+      TEST_TIMEOUT,
+    )
+  })
+}
+
+test(
+  'without the brand fonts, the fallback the machine has keeps every line where it was',
+  async () => {
+    // This machine has only DejaVu: the overrides meant for it must be the ones applied.
+    const measure = async (blockFonts: boolean, width: number) => {
+      const { page, context } = await openPage(browser, { width, height: 800, baseURL: server.url })
+      if (blockFonts) await context.route(/\.woff2$/, (route) => route.abort())
+      await page.goto('/')
+      await page.locator('#hero-heading').waitFor()
+      await page.waitForFunction(() => document.fonts.status === 'loaded')
+      const boxes = await page.evaluate(() =>
+        ['#hero-heading', 'section[aria-labelledby="hero-heading"] p', 'header a[href="/"]'].map(
+          (selector) =>
+            Math.round(document.querySelector(selector)!.getBoundingClientRect().height),
+        ),
+      )
+      const faces = (await renderedFonts(page, '#hero-heading > span, header a[href="/"] span'))
+        .flat()
+        .map((f) => f.postScriptName ?? f.familyName)
+      await context.close()
+      return { boxes, faces: [...new Set(faces)].sort() }
+    }
+    for (const width of [375, 1280]) {
+      const brand = await measure(false, width)
+      const fallback = await measure(true, width)
+      expect(brand.faces).toEqual(['InstrumentSerif-Italic', 'InstrumentSerif-Regular'])
+      expect(fallback.faces).toEqual(['DejaVuSerifCondensed', 'DejaVuSerifCondensed-Italic'])
+      expect([width, ...fallback.boxes]).toEqual([width, ...brand.boxes])
+    }
+  },
+  TEST_TIMEOUT,
+)
