@@ -1,8 +1,10 @@
 // /uploads/*: the tus endpoint, for signed-in admins only, at most a few uploads per session.
-// Every answer leaves through here, so each carries Tus-Resumable.
+// Every answer leaves through here: each carries Tus-Resumable, and one given before the
+// request's body was read still reaches its client (unread-body.ts).
 import { TUS_RESUMABLE } from '@tus/server'
 import type { Uploads } from './index.ts'
 import { UPLOADS_PATH } from './tus.ts'
+import { afterUnreadBody } from './unread-body.ts'
 
 export type UploadPathsDeps = {
   uploads: Uploads
@@ -20,7 +22,7 @@ export function handleUploadPaths(
   if (pathname !== UPLOADS_PATH && !pathname.startsWith(`${UPLOADS_PATH}/`)) return undefined
   return uploads(request, pathname, deps, closeIfIdle).then((response) => {
     response.headers.set('Tus-Resumable', TUS_RESUMABLE)
-    return response
+    return afterUnreadBody(request, response)
   })
 }
 

@@ -529,6 +529,37 @@ describe('tus endpoint', () => {
     expect(await readdir(shortDir)).toEqual([])
   })
 
+  test.skipIf(!Bun.which('node'))(
+    "the 423 of a claimed upload reaches Node's http client and superagent",
+    async () => {
+      const created = await alice().create(mp4.length, { kind: 'video' })
+      const path = created.headers.get('location')!
+      expect(tus.claim(idOf(path))).toBe(true)
+      try {
+        const headers = {
+          Authorization: 'Bearer alice-token',
+          'Tus-Resumable': '1.0.0',
+          'Upload-Offset': '0',
+          'Content-Type': 'application/offset+octet-stream',
+        }
+        for (const client of ['http', 'superagent']) {
+          const config = {
+            base,
+            client,
+            bodyBytes: 8 * 1024 * 1024,
+            requests: Array(5).fill({ path, headers }),
+          }
+          const script = join(import.meta.dir, '..', 'fixtures', 'refused-patches.mjs')
+          const proc = Bun.spawn(['node', script, JSON.stringify(config)], { stdout: 'pipe' })
+          expect(JSON.parse(await new Response(proc.stdout).text())).toEqual(Array(5).fill(423))
+        }
+      } finally {
+        tus.unclaim(idOf(path))
+      }
+    },
+    60_000,
+  )
+
   test('register turns a file on disk into a finished upload of its owner', async () => {
     const path = join(root, 'part')
     await Bun.write(path, mp4)
