@@ -8,7 +8,7 @@ import { handleUploadPaths } from '../../src/uploads/http.ts'
 import { createTusEndpoint, type TusEndpoint } from '../../src/uploads/tus.ts'
 import { UploadSlots } from '../../src/uploads/upload-slots.ts'
 import { fixtures } from '../fixtures/media.ts'
-import { patchAndDrop, patchAndStall, tusRaw, tusUpload } from '../fixtures/tus.ts'
+import { patchAndDrop, patchAndStall, patchAndTrickle, tusRaw, tusUpload } from '../fixtures/tus.ts'
 
 // A real tus endpoint behind the real /uploads entry on a real port; "signed in" is a fixed token
 // per user here, the real session check is covered by the integration tests.
@@ -139,6 +139,27 @@ describe('tus endpoint', () => {
     expect(offset).toBeGreaterThan(0)
     expect(offset).toBeLessThanOrEqual(1_000_000)
     await stalled.closed
+    const rest = await alice().patch(path, offset, new Uint8Array(mp4.subarray(offset)))
+    expect(rest.status).toBe(204)
+    expect(await finishedSha(path)).toBe(sha(mp4))
+  }, 20_000)
+
+  test('a PATCH that keeps trickling bytes hands the upload over to a new HEAD within seconds, keeping what arrived', async () => {
+    const created = await alice().create(mp4.length, { kind: 'video' })
+    const path = created.headers.get('location')!
+    const trickle = await patchAndTrickle(base, path, 'alice-token', mp4, 500_000)
+    await Bun.sleep(1000)
+    // A byte every few hundred milliseconds: the connection is never idle, yet the client that
+    // resumes on a new connection gets the upload after the lock drain, not after the PATCH.
+    const started = performance.now()
+    const head = await alice().head(path)
+    const waited = performance.now() - started
+    expect(head.status).toBe(200)
+    expect(waited).toBeLessThan(10_000)
+    const offset = Number(head.headers.get('upload-offset'))
+    expect(offset).toBeGreaterThanOrEqual(500_000)
+    expect(offset).toBeLessThanOrEqual(trickle.trickled())
+    await trickle.stop()
     const rest = await alice().patch(path, offset, new Uint8Array(mp4.subarray(offset)))
     expect(rest.status).toBe(204)
     expect(await finishedSha(path)).toBe(sha(mp4))
