@@ -18,6 +18,19 @@ export function isExpired(upload: { creation_date?: string }, expiryMs: number):
 }
 
 /**
+ * When the upload expires, as `Upload-Expires` says it (RFC 7231's date format): every answer
+ * that tells an upload's state carries it, a finished upload's too, since those expire as well.
+ */
+export function expiresHeader(
+  upload: { creation_date?: string },
+  expiryMs: number,
+): string | undefined {
+  const created = upload.creation_date ? Date.parse(upload.creation_date) : Number.NaN
+  if (expiryMs <= 0 || Number.isNaN(created)) return undefined
+  return new Date(created + expiryMs).toUTCString()
+}
+
+/**
  * Removes files of `dir` older than the expiry that are not an upload's pair (`<id>` +
  * `<id>.json`): a crash between creating one and the other leaves a half. Returns how many went.
  */

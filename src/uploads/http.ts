@@ -1,6 +1,10 @@
-// /uploads/*: the tus endpoint, for signed-in admins only, at most a few PATCHes per session.
+// /uploads/*: the tus endpoint, for signed-in admins only, at most a few uploads per session.
+// Every answer leaves through here: each carries Tus-Resumable, and one given before the
+// request's body was read still reaches its client (unread-body.ts).
+import { TUS_RESUMABLE } from '@tus/server'
 import type { Uploads } from './index.ts'
 import { UPLOADS_PATH } from './tus.ts'
+import { afterUnreadBody } from './unread-body.ts'
 
 export type UploadPathsDeps = {
   uploads: Uploads
@@ -16,7 +20,10 @@ export function handleUploadPaths(
   closeIfIdle?: () => void,
 ): Promise<Response> | undefined {
   if (pathname !== UPLOADS_PATH && !pathname.startsWith(`${UPLOADS_PATH}/`)) return undefined
-  return uploads(request, pathname, deps, closeIfIdle)
+  return uploads(request, pathname, deps, closeIfIdle).then((response) => {
+    response.headers.set('Tus-Resumable', TUS_RESUMABLE)
+    return afterUnreadBody(request, response)
+  })
 }
 
 async function uploads(
@@ -30,7 +37,9 @@ async function uploads(
     return new Response('Not found', { status: 404 })
   }
   const session = request.method === 'OPTIONS' ? null : await deps.sessionOf(request)
-  if (!session || request.method !== 'PATCH') {
+  // A request that sends bytes takes one of the session's slots, whatever its method says (a
+  // POST may carry a PATCH in X-HTTP-Method-Override, or its first bytes for creation-with-upload).
+  if (!session || !request.body) {
     return deps.uploads.tus.handle(request, session?.userId ?? null)
   }
   let release: () => void
@@ -39,7 +48,7 @@ async function uploads(
   } catch (error) {
     return new Response((error as Error).message, {
       status: 429,
-      headers: { 'Tus-Resumable': '1.0.0', 'Retry-After': '5' },
+      headers: { 'Retry-After': '5' },
     })
   }
   try {

@@ -7,6 +7,9 @@
 // wrapping it in Readable.fromWeb → PassThrough → StreamLimiter; no upstream issue found as of
 // 2026-11. While it stands, the library's POST_RECEIVE progress event is not emitted for PATCH
 // bodies (nothing here listens to it).
+// It also puts `Upload-Expires` on the answer to the PATCH that finishes an upload: the library
+// leaves it off there, but our finished uploads expire too (expiry.ts), and the tus spec asks for
+// it on every PATCH answer when the upload is going to expire.
 import {
   type CancellationContext,
   type DataStore,
@@ -16,6 +19,7 @@ import {
   type Upload,
 } from '@tus/server'
 import type { Checksum } from './checksum.ts'
+import { expiresHeader } from './expiry.ts'
 import type { DirectFileStore } from './file-store.ts'
 
 /** What the PATCH writer needs to know about a request's body, keyed by the body's stream. */
@@ -38,6 +42,17 @@ export function appendingPatchHandler(
     options: ServerOptions,
   ) => Server['handlers']['PATCH']
   return new (class extends Base {
+    override async send(...args: Parameters<Server['handlers']['PATCH']['send']>) {
+      const response = await super.send(...args)
+      const [req] = args
+      const id =
+        response.ok && !response.headers.has('upload-expires') && this.getFileIdFromRequest(req)
+      const record = id ? await store.configstore.get(id) : undefined
+      const expires = record && expiresHeader(record, store.getExpiration())
+      if (expires) response.headers.set('Upload-Expires', expires)
+      return response
+    }
+
     protected override async writeToStore(
       body: ReadableStream | null,
       upload: Upload,

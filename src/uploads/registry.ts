@@ -2,13 +2,14 @@
 // them: the lookup before a video change takes an upload's file, the claim that keeps one change
 // alone with it, the release once that change has committed, and the registration of a file
 // received as a multipart part, so both entries end in the same hand-over (intake.ts).
-// The records are @tus/file-store's `<id>.json` files, read through its configstore.
+// The records are @tus/file-store's `<id>.json` files (record.ts), read through its configstore.
 import { rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Configstore } from '@tus/file-store'
 import { Upload } from '@tus/server'
 import { asFileKind, type FileKind } from '../schemas/file-rules.ts'
 import { isExpired } from './expiry.ts'
+import { ownerOf, stampRecord, type UploadRecord } from './record.ts'
 import { isUploadId, newUploadId } from './upload-ids.ts'
 
 export type FinishedUpload = { id: string; kind: FileKind; path: string; size: number }
@@ -42,9 +43,9 @@ export function createUploadRegistry(
   return {
     async finished(id, ownerId) {
       if (!isUploadId(id)) return { ok: false, reason: 'missing' }
-      const info = await configstore.get(id)
+      const info: UploadRecord | undefined = await configstore.get(id)
       const kind = asFileKind(info?.metadata?.kind)
-      if (!info || !kind || info.metadata?.owner !== ownerId || isExpired(info, expiryMs))
+      if (!info || !kind || ownerOf(info) !== ownerId || isExpired(info, expiryMs))
         return { ok: false, reason: 'missing' }
       const path = join(dir, id)
       const size = await stat(path).then(
@@ -78,7 +79,8 @@ export function createUploadRegistry(
       const id = newUploadId()
       const size = (await stat(path)).size
       await rename(path, join(dir, id))
-      const upload = new Upload({ id, size, offset: size, metadata: { kind, owner: ownerId } })
+      const upload = new Upload({ id, size, offset: size, metadata: { kind } })
+      stampRecord(upload, { owner: ownerId })
       await configstore.set(id, upload)
       return id
     },

@@ -1,22 +1,29 @@
 // tus resumable uploads at /uploads/ (@tus/server + @tus/file-store): the endpoint and its hooks.
 // Uploads live in DATA_DIR/uploads for 24 h from their creation, finished or not, unless a video
-// change takes them first (registry.ts, intake.ts). The write path is ours: patch-handler.ts and
-// file-store.ts; the expiry rules are in expiry.ts.
+// change takes them first (registry.ts, intake.ts). The protocol rules the library reads otherwise
+// are in protocol.ts; the write path is ours (patch-handler.ts, file-store.ts), as is the HEAD
+// answer (head-handler.ts); the expiry rules are in expiry.ts, the record's fields in record.ts.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
-import { ERRORS, Server } from '@tus/server'
+import { ERRORS, Metadata } from '@tus/server'
 import { isDiskFull, STORAGE_FULL } from '../errors.ts'
 import {
   asFileKind,
+  type FileKind,
+  fileKinds,
   kindAccepts,
   maxBytes,
   tooLargeMessage,
   wrongTypeMessage,
 } from '../schemas/file-rules.ts'
 import { MiB } from '../schemas/limits.ts'
-import { CHECKSUM_ALGORITHMS, parseChecksum } from './checksum.ts'
+import { parseChecksum } from './checksum.ts'
 import { scheduleCleanup, sweepStrays, UPLOAD_EXPIRY_MS } from './expiry.ts'
 import { DirectFileStore } from './file-store.ts'
+import { echoingHeadHandler } from './head-handler.ts'
 import { appendingPatchHandler, type BodyInfo } from './patch-handler.ts'
+import { TusServer } from './protocol.ts'
+import { ownerOf, stampRecord, type UploadRecord } from './record.ts'
 import { createUploadRegistry, type UploadRegistry } from './registry.ts'
 import { sniffFile } from './sniff.ts'
 import { isUploadId, newUploadId } from './upload-ids.ts'
@@ -24,6 +31,11 @@ import { isUploadId, newUploadId } from './upload-ids.ts'
 export const UPLOADS_PATH = '/uploads'
 /** What a client should send per PATCH: far below Bun's maxRequestBodySize and proxy limits. */
 export const CLIENT_CHUNK_BYTES = 50 * MiB
+/** Tus-Max-Size: no upload may be larger than the largest kind's limit (the video's). */
+export const LARGEST_UPLOAD = Math.max(...fileKinds.map((kind) => maxBytes(kind)))
+
+const PAST_LENGTH = "The body goes past the upload's Upload-Length"
+const GONE = 'This upload has expired or was removed. Please upload the file again'
 
 /** A refusal in @tus/server's own shape: it answers with this status and body. */
 const refuse = (status_code: number, body: string) => ({ status_code, body })
@@ -48,6 +60,20 @@ function withoutCors(response: Response): Response {
   return response
 }
 
+/** The kind a creation request's Upload-Metadata names, if it is valid and names one. */
+function kindInHeader(req: Request): FileKind | undefined {
+  try {
+    return asFileKind(Metadata.parse(req.headers.get('upload-metadata') ?? undefined).kind)
+  } catch {
+    return undefined
+  }
+}
+
+const uploadIdIn = (req: Request) => {
+  const last = new URL(req.url).pathname.split('/').pop()
+  return isUploadId(last) ? last : undefined
+}
+
 export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): TusEndpoint {
   const datastore = new DirectFileStore({
     directory: dir,
@@ -55,10 +81,29 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
     inUse: (id) => registry.isClaimed(id),
   })
   const registry = createUploadRegistry(dir, datastore.configstore, expiryMs)
-  const callers = new WeakMap<Request, string>()
+  const recordOf = (id: string | undefined): Promise<UploadRecord | undefined> =>
+    id ? datastore.configstore.get(id) : Promise.resolve(undefined)
+  // The signed-in admin behind the request being handled; the hooks see the library's copy of
+  // the request (a method override makes a new one), so not a map keyed by it.
+  const caller = new AsyncLocalStorage<string>()
   const bodies = new WeakMap<object, BodyInfo>()
 
-  const server = new Server({
+  /**
+   * A 413's answer: the kind's SPEC message when the upload would outgrow its kind (a declared
+   * length, or bytes of an upload whose length is deferred), otherwise the body ran past the
+   * length the upload declared.
+   */
+  async function tooLarge(req: Request) {
+    const record = await recordOf(uploadIdIn(req))
+    const kind = asFileKind(record?.metadata?.kind) ?? kindInHeader(req)
+    if (!kind) return undefined
+    const declared = req.headers.get('upload-length')
+    const outgrowsKind =
+      declared !== null ? Number(declared) > maxBytes(kind) : record?.size === undefined
+    return refuse(413, outgrowsKind ? tooLargeMessage(kind) : PAST_LENGTH)
+  }
+
+  const server = new TusServer({
     path: UPLOADS_PATH,
     datastore,
     // Relative: right behind any proxy, whatever host or scheme it rewrites.
@@ -68,42 +113,68 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
     allowedOrigins: [],
     namingFunction: newUploadId,
     getFileIdFromRequest: (_req, last) => (isUploadId(last) ? last : undefined),
+    // The library holds every length to this: on OPTIONS (Tus-Max-Size) the largest kind's
+    // limit; on a creation, the kind its metadata names; on a PATCH, the upload's kind, for a
+    // length declared late and for the bytes of an upload whose length is still deferred. Without
+    // a kind, no limit here: onUploadCreate refuses a creation without one.
+    async maxSize(req, id) {
+      if (id === null) return LARGEST_UPLOAD
+      const kind = asFileKind((await recordOf(id))?.metadata?.kind) ?? kindInHeader(req)
+      return kind ? maxBytes(kind) : 0
+    },
     // Creation: decided from the declared length and kind, before a byte is stored.
     async onUploadCreate(req, upload) {
       const kind = asFileKind(upload.metadata?.kind)
       if (!kind) throw refuse(400, 'Upload-Metadata kind must be video, thumbnail or brandLogo')
-      if (upload.sizeIsDeferred) throw refuse(400, 'Upload-Length is required')
       if (upload.size === 0) throw refuse(400, 'The file is empty')
-      if ((upload.size ?? 0) > maxBytes(kind)) throw refuse(413, tooLargeMessage(kind))
-      // The owner is ours to write; a client's `owner` metadata is overwritten.
-      return { metadata: { ...upload.metadata, kind, owner: callers.get(req) ?? null } }
+      const owner = caller.getStore()
+      if (!owner) throw refuse(401, 'Please sign in to continue')
+      // Who created it, beside the metadata, which stays the client's own.
+      stampRecord(upload, {
+        owner,
+        metadataHeader: req.headers.get('upload-metadata') ?? undefined,
+      })
+      return {}
     },
     // Every later request must come from the upload's creator; others see nothing there.
     async onIncomingRequest(req, id) {
       if (req.method === 'POST') return
-      const info = await datastore.configstore.get(id)
-      if (info && info.metadata?.owner !== callers.get(req)) throw ERRORS.FILE_NOT_FOUND
+      const info = await recordOf(id)
+      if (info && ownerOf(info) !== caller.getStore()) throw ERRORS.FILE_NOT_FOUND
       if (req.method !== 'HEAD' && registry.isClaimed(id)) {
         throw refuse(423, 'This upload is being saved with a video. Try again in a moment')
       }
     },
-    async onResponseError(_req, error) {
-      if (!isDiskFull(error)) return undefined
-      console.error('[tus]', error)
-      return refuse(507, STORAGE_FULL)
+    async onResponseError(req, error) {
+      if (isDiskFull(error)) {
+        console.error('[tus]', error)
+        return refuse(507, STORAGE_FULL)
+      }
+      const status = (error as { status_code?: number }).status_code
+      if (status === 413) return tooLarge(req)
+      if (status === 410) return refuse(410, GONE)
+      return undefined
     },
     // A wrong type is known as soon as the bytes are in: say so now, not at videos.create.
     async onUploadFinish(_req, upload) {
       const kind = asFileKind(upload.metadata?.kind)
-      if (!kind || !kindAccepts(kind, await sniffFile(join(dir, upload.id)))) {
+      // A length declared late may be 0, which a creation could not say.
+      const refusal =
+        upload.size === 0
+          ? refuse(400, 'The file is empty')
+          : !kind || !kindAccepts(kind, await sniffFile(join(dir, upload.id)))
+            ? refuse(415, wrongTypeMessage(kind ?? 'video'))
+            : undefined
+      if (refusal) {
         await datastore.remove(upload.id).catch(() => undefined)
-        throw refuse(415, wrongTypeMessage(kind ?? 'video'))
+        throw refusal
       }
       return {}
     },
   })
 
   server.handlers.PATCH = appendingPatchHandler(server, datastore, bodies)
+  server.handlers.HEAD = echoingHeadHandler(server, datastore)
 
   async function cleanUp(): Promise<number> {
     // deleteExpired stops at the first upload whose data file is already gone; the stray
@@ -126,26 +197,20 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
       if (request.method !== 'OPTIONS' && !userId) {
         return new Response('Please sign in to continue', { status: 401 })
       }
-      const checksumHeader = request.headers.get('upload-checksum')
-      const checksum = checksumHeader === null ? undefined : parseChecksum(checksumHeader)
-      if (request.method === 'PATCH' && checksumHeader !== null && !checksum) {
-        return new Response('Unsupported checksum algorithm', {
-          status: 400,
-          headers: { 'Tus-Resumable': '1.0.0' },
-        })
-      }
       if (request.body) {
+        const checksumHeader = request.headers.get('upload-checksum')
+        const checksum = checksumHeader === null ? undefined : parseChecksum(checksumHeader)
+        if (checksumHeader !== null && !checksum) {
+          return new Response('Unsupported checksum algorithm', { status: 400 })
+        }
         const declared = request.headers.get('content-length')
         const framed = declared !== null && !request.headers.has('transfer-encoding')
         const length = framed ? Number(declared) : undefined
+        // Keyed by the body's stream, which a method override hands on as it is.
         bodies.set(request.body, { length, closeIfIdle, checksum })
       }
-      if (userId) callers.set(request, userId)
-      const response = withoutCors(await server.handleWeb(request))
-      if (request.method === 'OPTIONS') {
-        response.headers.set('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','))
-      }
-      return response
+      const answer = () => server.handleWeb(request)
+      return withoutCors(await (userId ? caller.run(userId, answer) : answer()))
     },
   }
 }

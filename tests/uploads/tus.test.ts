@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
+import { handleUploadPaths } from '../../src/uploads/http.ts'
 import { createTusEndpoint, type TusEndpoint } from '../../src/uploads/tus.ts'
+import { UploadSlots } from '../../src/uploads/upload-slots.ts'
 import { fixtures } from '../fixtures/media.ts'
-import { patchAndDrop, patchAndStall, tusRaw, tusUpload } from '../fixtures/tus.ts'
+import { patchAndDrop, patchAndStall, patchAndTrickle, tusRaw, tusUpload } from '../fixtures/tus.ts'
 
-// A real tus endpoint on a real port; "signed in" is a fixed token per user here, the real
-// session check is covered by the integration tests.
+// A real tus endpoint behind the real /uploads entry on a real port; "signed in" is a fixed token
+// per user here, the real session check is covered by the integration tests.
 const USERS: Record<string, string> = { 'Bearer alice-token': 'alice', 'Bearer bob-token': 'bob' }
 
 let root: string
@@ -23,16 +25,20 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'tus-'))
   dir = join(root, 'uploads')
   tus = createTusEndpoint(dir)
+  const deps = {
+    uploads: { tus, slots: new UploadSlots() },
+    async sessionOf(req: Request) {
+      const user = USERS[req.headers.get('authorization') ?? '']
+      return user ? { userId: user, sessionId: `${user}-session` } : null
+    },
+  }
   server = Bun.serve({
     port: 0,
     idleTimeout: 30,
     fetch(req) {
       const { pathname } = new URL(req.url)
-      if (pathname !== '/uploads' && !pathname.startsWith('/uploads/')) {
-        return new Response('no', { status: 404 })
-      }
-      const user = USERS[req.headers.get('authorization') ?? ''] ?? null
-      return tus.handle(req, user, () => server.timeout(req, 1))
+      const answer = handleUploadPaths(req, pathname, deps, () => server.timeout(req, 1))
+      return answer ?? new Response('no', { status: 404 })
     },
   })
   base = server.url.origin
@@ -138,6 +144,27 @@ describe('tus endpoint', () => {
     expect(await finishedSha(path)).toBe(sha(mp4))
   }, 20_000)
 
+  test('a PATCH that keeps trickling bytes hands the upload over to a new HEAD within seconds, keeping what arrived', async () => {
+    const created = await alice().create(mp4.length, { kind: 'video' })
+    const path = created.headers.get('location')!
+    const trickle = await patchAndTrickle(base, path, 'alice-token', mp4, 500_000)
+    await Bun.sleep(1000)
+    // A byte every few hundred milliseconds: the connection is never idle, yet the client that
+    // resumes on a new connection gets the upload after the lock drain, not after the PATCH.
+    const started = performance.now()
+    const head = await alice().head(path)
+    const waited = performance.now() - started
+    expect(head.status).toBe(200)
+    expect(waited).toBeLessThan(10_000)
+    const offset = Number(head.headers.get('upload-offset'))
+    expect(offset).toBeGreaterThanOrEqual(500_000)
+    expect(offset).toBeLessThanOrEqual(trickle.trickled())
+    await trickle.stop()
+    const rest = await alice().patch(path, offset, new Uint8Array(mp4.subarray(offset)))
+    expect(rest.status).toBe(204)
+    expect(await finishedSha(path)).toBe(sha(mp4))
+  }, 20_000)
+
   test('a PATCH without a Content-Length is counted against the declared size', async () => {
     const created = await alice().create(mp4.length, { kind: 'video' })
     const path = created.headers.get('location')!
@@ -215,11 +242,16 @@ describe('tus endpoint', () => {
     expect((await alice().create(limits.thumbnailBytes, { kind: 'thumbnail' })).status).toBe(201)
   })
 
-  test('missing kind, deferred length or an empty file: 400', async () => {
+  test('missing kind or an empty file: 400, also an empty one declared late', async () => {
     expect((await alice().create(10, { filename: 'a' })).status).toBe(400)
     expect((await alice().create(10, { kind: 'poster' })).status).toBe(400)
-    expect((await alice().create(null, { kind: 'video' })).status).toBe(400)
     expect((await alice().create(0, { kind: 'video' })).status).toBe(400)
+    const deferred = await alice().create(null, { kind: 'video' })
+    expect(deferred.status).toBe(201)
+    const path = deferred.headers.get('location')!
+    const empty = await alice().patch(path, 0, new Uint8Array(0), { 'Upload-Length': '0' })
+    expect([empty.status, await empty.text()]).toEqual([400, 'The file is empty'])
+    expect((await alice().head(path)).status).toBe(404)
   })
 
   test('a renamed text or HTML file is refused with 415 when it finishes', async () => {
@@ -251,7 +283,7 @@ describe('tus endpoint', () => {
     expect(preflight.headers.get('tus-version')).toBe('1.0.0')
   })
 
-  test("another admin's upload is invisible; finished() checks the owner", async () => {
+  test("another admin's upload is invisible; finished() checks the owner, never a metadata key", async () => {
     const bob = tusRaw(base, 'bob-token')
     const path = (await alice().create(4, { kind: 'thumbnail', owner: 'bob' })).headers.get(
       'location',
@@ -259,9 +291,58 @@ describe('tus endpoint', () => {
     expect((await bob.head(path)).status).toBe(404)
     expect((await bob.patch(path, 0, 'abcd')).status).toBe(404)
     expect((await bob.remove(path)).status).toBe(404)
-    expect((await alice().head(path)).status).toBe(200)
+    const head = await alice().head(path)
+    expect(head.status).toBe(200)
+    // The client's own `owner` key is kept as sent, and names nobody.
+    expect(head.headers.get('upload-metadata')).toBe(
+      `kind ${btoa('thumbnail')},owner ${btoa('bob')}`,
+    )
     expect(await tus.finished(idOf(path), 'bob')).toEqual({ ok: false, reason: 'missing' })
     expect(await tus.finished(idOf(path), 'alice')).toEqual({ ok: false, reason: 'incomplete' })
+    const record = await Bun.file(join(dir, `${idOf(path)}.json`)).json()
+    expect([record.owner, record.metadata]).toEqual(['alice', { kind: 'thumbnail', owner: 'bob' }])
+  })
+
+  test('an upload recorded before the owner had its own field resumes, finishes and stays its creator’s', async () => {
+    // As the previous version wrote it: the owner as a metadata key, written over the client's.
+    const id = 'feedbeef'.repeat(4)
+    const half = mp4.subarray(0, 1_000_000)
+    const older = (creation: Date) => ({
+      id,
+      size: mp4.length,
+      offset: 0,
+      metadata: { kind: 'video', filename: 'clip.mp4', owner: 'alice' },
+      creation_date: creation.toISOString(),
+    })
+    await Bun.write(join(dir, id), half)
+    await Bun.write(join(dir, `${id}.json`), JSON.stringify(older(new Date())))
+    const path = `/uploads/${id}`
+    const bob = tusRaw(base, 'bob-token')
+    expect((await bob.head(path)).status).toBe(404)
+    const head = await alice().head(path)
+    expect(head.status).toBe(200)
+    expect(head.headers.get('upload-offset')).toBe(String(half.length))
+    // The owner key was the server's: the metadata answered is the client's part.
+    expect(head.headers.get('upload-metadata')).toBe(
+      `kind ${btoa('video')},filename ${btoa('clip.mp4')}`,
+    )
+    expect((await bob.patch(path, half.length, 'x')).status).toBe(404)
+    const rest = await alice().patch(path, half.length, new Uint8Array(mp4.subarray(half.length)))
+    expect(rest.status).toBe(204)
+    expect(await finishedSha(path)).toBe(sha(mp4))
+    expect(await tus.finished(id, 'bob')).toEqual({ ok: false, reason: 'missing' })
+
+    // And one past its day expires as any other.
+    const stale = 'deadbeef'.repeat(4)
+    await Bun.write(join(dir, stale), half)
+    await Bun.write(
+      join(dir, `${stale}.json`),
+      JSON.stringify({ ...older(new Date(Date.now() - 25 * 3600 * 1000)), id: stale }),
+    )
+    expect((await alice().head(`/uploads/${stale}`)).status).toBe(410)
+    await tus.cleanUp()
+    expect(await readdir(dir)).not.toContain(stale)
+    expect(await readdir(dir)).not.toContain(`${stale}.json`)
   })
 
   test('ids with .., %2F or absolute paths touch nothing outside the folder', async () => {
@@ -468,6 +549,37 @@ describe('tus endpoint', () => {
     expect(await short.cleanUp()).toBe(1)
     expect(await readdir(shortDir)).toEqual([])
   })
+
+  test.skipIf(!Bun.which('node'))(
+    "the 423 of a claimed upload reaches Node's http client and superagent",
+    async () => {
+      const created = await alice().create(mp4.length, { kind: 'video' })
+      const path = created.headers.get('location')!
+      expect(tus.claim(idOf(path))).toBe(true)
+      try {
+        const headers = {
+          Authorization: 'Bearer alice-token',
+          'Tus-Resumable': '1.0.0',
+          'Upload-Offset': '0',
+          'Content-Type': 'application/offset+octet-stream',
+        }
+        for (const client of ['http', 'superagent']) {
+          const config = {
+            base,
+            client,
+            bodyBytes: 8 * 1024 * 1024,
+            requests: Array(5).fill({ path, headers }),
+          }
+          const script = join(import.meta.dir, '..', 'fixtures', 'refused-patches.mjs')
+          const proc = Bun.spawn(['node', script, JSON.stringify(config)], { stdout: 'pipe' })
+          expect(JSON.parse(await new Response(proc.stdout).text())).toEqual(Array(5).fill(423))
+        }
+      } finally {
+        tus.unclaim(idOf(path))
+      }
+    },
+    60_000,
+  )
 
   test('register turns a file on disk into a finished upload of its owner', async () => {
     const path = join(root, 'part')
