@@ -50,10 +50,11 @@ function uploadOne(
       headers: token ? { Authorization: `Bearer ${token}` } : {},
       onProgress: (sent) => onBytes(sent),
       // Retry network failures and server errors even while the browser reports offline
-      // (the default gives up then); never retry a refusal such as 401, 413 or 415.
+      // (the default gives up then), and 429: the session's upload slots free up once a PATCH
+      // cut off by a network blip ends; never retry a refusal such as 401, 413 or 415.
       onShouldRetry: (err) => {
         const status = err.originalResponse?.getStatus() ?? 0
-        return status === 0 || status >= 500 || status === 409 || status === 423
+        return status === 0 || status >= 500 || [409, 423, 429].includes(status)
       },
       onError: (err) => reject(new UploadError(err.message, readStatus(err))),
       onSuccess: () => {
