@@ -1,6 +1,6 @@
 // Content codings of dynamic answers: which one a client accepts (RFC 9110 §12.5.3) and the bytes
 // in it. Stored answers are encoded once, off the main thread, at a quality worth keeping
-// (src/http/response-cache.ts); other JSON answers are encoded here per request, at a cheap one.
+// (src/http/response-cache.ts); other JSON answers are encoded here per request, at the cheapest.
 // Media, tus and static files never come here: media and tus bodies stream (and Range counts
 // bytes of the identity file), and the built files have .br/.gz twins (src/http/static.ts).
 import { promisify } from 'node:util'
@@ -15,12 +15,15 @@ export const ENCODED: readonly Encoded[] = ['br', 'gzip']
 /** Below this a compressed answer saves less than a packet, and costs the client a decoder. */
 export const MIN_COMPRESS_BYTES = 1024
 
-// Figures (bench/compress, a 500-video public list of 196 KB): brotli q11 takes ~460 ms for 11 %
-// fewer bytes than q6 (~10 ms); q6 is within 3 % of q9 at half its time. gzip 9 is slower than 6
-// and not smaller on this JSON. Per request, q4 and level 6 cost ~0.2 ms on a 5 KB answer and
-// ~2.5 ms on 170 KB; the uncached answers (admin pages, writes, errors) are at most ~50 KB.
-const STORED = { brotliQuality: 6, gzipLevel: 6 }
-const LIVE = { brotliQuality: 4, gzipLevel: 6 }
+// Qualities by figures (bench/compress, recorded in bench/README.md: the public list of 47 and
+// 235 KB). Stored: brotli q5 is within 2 % of q9 at a third of its time (8 ms for 235 KB, off the
+// main thread); q11 is 13 % smaller but ~100× slower (760 ms; seconds for an unpaged list of
+// thousands of works), and the first client after each write would wait for it. Per request:
+// brotli q1 is 5–8 % larger than q4 at a quarter to a third of its time (0.27 against 1.22 ms
+// for 47 KB), and within 4 % of gzip 6 or smaller at a third of its time. gzip 9 is slower than
+// 6 and larger on this JSON.
+const STORED = { brotliQuality: 5, gzipLevel: 6 }
+const LIVE = { brotliQuality: 1, gzipLevel: 6 }
 
 const brotliAsync = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -43,7 +46,10 @@ export async function encodeStored(body: Bytes, coding: Encoded): Promise<Bytes>
     : gzipAsync(body, { level: STORED.gzipLevel })
 }
 
-/** `body` in `coding` for one answer: on the main thread, which is cheaper for small bodies. */
+/**
+ * `body` in `coding` for one answer: on the main thread, which costs less than the thread pool's
+ * hand-over (0.28 against 0.46 ms for 16 KB at q4) for the sizes that get here.
+ */
 export function encodeLive(body: Bytes, coding: Encoded): Bytes {
   return coding === 'br'
     ? brotliCompressSync(body, brotliOptions(LIVE.brotliQuality, body.byteLength))
@@ -161,7 +167,7 @@ const NO_CODING = new Set([204, 206, 304])
  * encoded or stored, `no-transform`, ranges and streams (a chunked answer, such as tRPC's JSONL,
  * would have to be buffered whole).
  */
-export async function compressAnswer(req: Request, res: Response): Promise<Response> {
+export function compressAnswer(req: Request, res: Response): Response | Promise<Response> {
   if (settled.has(res) || req.method === 'HEAD' || NO_CODING.has(res.status) || !res.body) {
     return res
   }
@@ -184,18 +190,17 @@ export async function compressAnswer(req: Request, res: Response): Promise<Respo
     varyOnEncoding(answer.headers)
   }
   const coding = negotiate(req.headers.get('accept-encoding'))
-  if (coding === 'identity') return answer
-  const body = new Uint8Array(await answer.arrayBuffer())
+  return coding === 'identity' ? answer : encodeAnswer(answer, coding)
+}
+
+async function encodeAnswer(res: Response, coding: Encoded): Promise<Response> {
+  const body = new Uint8Array(await res.arrayBuffer())
   const encoded = body.byteLength < MIN_COMPRESS_BYTES ? body : encodeLive(body, coding)
-  if (encoded.byteLength >= body.byteLength) return new Response(body, answer)
-  const out = new Headers(answer.headers)
-  out.set('Content-Encoding', coding)
-  out.delete('Content-Length')
-  const etag = out.get('etag')
-  if (etag) out.set('ETag', etagFor(etag, coding))
-  return new Response(encoded, {
-    status: answer.status,
-    statusText: answer.statusText,
-    headers: out,
-  })
+  if (encoded.byteLength >= body.byteLength) return new Response(body, res)
+  const headers = new Headers(res.headers)
+  headers.set('Content-Encoding', coding)
+  headers.delete('Content-Length')
+  const etag = headers.get('etag')
+  if (etag) headers.set('ETag', etagFor(etag, coding))
+  return new Response(encoded, { status: res.status, statusText: res.statusText, headers })
 }
