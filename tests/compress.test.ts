@@ -5,12 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
+import fc from 'fast-check'
 import {
   type Bytes,
   compressAnswer,
   type Encoded,
   encodeStored,
   etagFor,
+  matchesNoneMatch,
   negotiate,
 } from '../src/http/compress.ts'
 import { AnswerCache } from '../src/http/response-cache.ts'
@@ -55,6 +57,28 @@ describe('negotiate (RFC 9110 §12.5.3)', () => {
     [',,, gzip ,', 'gzip'],
   ] as const)('%p → %p', (header, coding) => {
     expect(negotiate(header)).toBe(coding)
+  })
+
+  test('any header value gets an answer, never an exception', () => {
+    const token = fc.constantFrom('br', 'gzip', 'x-gzip', 'identity', '*', 'deflate', 'zstd', 'BR')
+    const member = fc.oneof(
+      fc
+        .tuple(token, fc.option(fc.string({ maxLength: 8 })))
+        .map(([t, q]) => (q === null ? t : `${t};q=${q}`)),
+      fc.string({ maxLength: 20 }),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(member, { maxLength: 6 }),
+        fc.constantFrom(',', ', ', ' ,'),
+        (members, sep) => {
+          const header = members.join(sep)
+          expect(['br', 'gzip', 'identity']).toContain(negotiate(header))
+          expect(typeof matchesNoneMatch(header, '"x"')).toBe('boolean')
+        },
+      ),
+      { numRuns: 2000 },
+    )
   })
 
   test('only the offered codings are chosen', () => {
