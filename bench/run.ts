@@ -1,6 +1,7 @@
 // `bun run bench <name>`: runs one benchmark; with no name, lists them. See bench/README.md.
 const benches: Record<string, string> = {
   api: 'bench/api.ts',
+  compress: 'bench/compress.ts',
   upload: 'bench/upload.ts',
   range: 'bench/range.ts',
   'kill-upload': 'bench/kill-upload.ts',

@@ -1,5 +1,20 @@
 // Runs wrk (Debian's package) and reads its figures.
-export type WrkResult = { rps: number; p50: number; p99: number; errors: number; requests: number }
+export type WrkResult = {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  requests: number
+  /** Bytes read per second, headers included ("Transfer/sec"). */
+  bytesPerSec: number
+}
+
+function bytes(text: string | undefined): number {
+  const m = text?.match(/([\d.]+)(B|KB|MB|GB)/)
+  if (!m) return Number.NaN
+  const scale = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[m[2] as 'B' | 'KB' | 'MB' | 'GB']
+  return Number(m[1]) * scale
+}
 
 function ms(text: string | undefined): number {
   if (!text) return Number.NaN
@@ -38,6 +53,7 @@ export async function wrk(
     p50: ms(out.match(/\n\s+50%\s+(\S+)/)?.[1]),
     p99: ms(out.match(/\n\s+99%\s+(\S+)/)?.[1]),
     requests: Number(out.match(/(\d+) requests in/)?.[1] ?? 0),
+    bytesPerSec: bytes(out.match(/Transfer\/sec:\s+(\S+)/)?.[1]),
     errors: non2xx + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
   }
 }

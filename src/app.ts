@@ -7,6 +7,7 @@ import { logUnexpected } from './db-errors.ts'
 import { AppError } from './errors.ts'
 import { readCapped } from './http/body.ts'
 import { clientAddressResolver } from './http/client-ip.ts'
+import { compressAnswer } from './http/compress.ts'
 import { pathnameOf } from './http/pathname.ts'
 import { AnswerCache } from './http/response-cache.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
@@ -123,11 +124,10 @@ export async function createApp(config: Config): Promise<App> {
   }
 
   // A stored answer gets the Cache-Control its caller asks for; refusals on the way are not kept.
-  const answers = new AnswerCache(
-    services.videos.version,
-    (res) => withSecurityHeaders(res, NO_STORE),
-    markSecured,
-  )
+  const answers = new AnswerCache(services.videos.version, {
+    finish: (res) => withSecurityHeaders(res, NO_STORE),
+    served: markSecured,
+  })
 
   /**
    * GET queries of video reads depend only on their URL and the videos' version, so their bytes
@@ -136,6 +136,8 @@ export async function createApp(config: Config): Promise<App> {
   async function cachedTrpc(req: Request, pathname: string, clientIp: () => string) {
     const procedures = pathname.slice('/trpc/'.length).split(',')
     if (req.method !== 'GET' || !procedures.every((p) => CACHEABLE_QUERIES.has(p))) return null
+    // A JSONL stream is another representation of the same URL: never stored, never served.
+    if (streamsJsonl(req)) return null
     const needsSession = procedures.some((p) => p !== 'videos.publicList')
     const token = bearerToken(req)
     if (needsSession && !(token && (await services.auth.validate(token)))) return null
@@ -194,7 +196,9 @@ export async function createApp(config: Config): Promise<App> {
       }
       // API answers belong to their caller (sessions, tokens, admin data) and are never stored;
       // the public reads among them are cached answers that set their own Cache-Control.
-      return withSecurityHeaders(res, isApiPath(pathname) ? NO_STORE : undefined)
+      if (!isApiPath(pathname)) return withSecurityHeaders(res)
+      // Cached answers come encoded already; media, tus and static files never get here.
+      return compressAnswer(req, withSecurityHeaders(res, NO_STORE))
     },
     async close() {
       stopUploads()
@@ -209,6 +213,11 @@ const isApiPath = (pathname: string) =>
   pathname.startsWith('/api/') ||
   pathname === '/trpc' ||
   pathname.startsWith('/trpc/')
+
+// What tRPC's fetch adapter reads to answer a batch as JSON lines (httpBatchStreamLink).
+const streamsJsonl = (req: Request) =>
+  req.headers.get('trpc-accept') === 'application/jsonl' ||
+  (req.headers.get('accept')?.includes('application/jsonl') ?? false)
 
 function logged(error: unknown): unknown {
   logUnexpected('app', error)

@@ -4,11 +4,14 @@
 import { existsSync, type Stats, statSync } from 'node:fs'
 import { join, normalize, resolve } from 'node:path'
 import { BRAND } from '../schemas/brand.ts'
+import { ENCODED, type Encoded, matchesNoneMatch, negotiate } from './compress.ts'
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${BRAND.name}</title></head>
 <body><main><h1>${BRAND.name}</h1><p>The web app is not built yet: run <code>bun run build</code>.</p></main></body></html>`
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+// The build writes these beside each text file (web/vite.config.ts, `precompress`).
+const TWIN_EXTENSION: Record<Encoded, string> = { br: '.br', gzip: '.gz' }
 
 // Inside the build's asset folders a path names a file, never a page: in place of a missing one
 // (an old hashed chunk after a deploy) the app's HTML would be a script the browser refuses, with
@@ -58,19 +61,20 @@ function fileResponse(req: Request, filePath: string, cacheControl: string): Res
     'Content-Type': Bun.file(filePath).type,
     'Cache-Control': cacheControl,
   }
-  const accepted = req.headers.get('accept-encoding') ?? ''
   let sent = filePath
   let stats = fileStats(filePath)!
-  for (const [encoding, ext] of [
-    ['br', '.br'],
-    ['gzip', '.gz'],
-  ] as const) {
-    const twin = fileStats(filePath + ext)
-    if (twin) headers.Vary = 'Accept-Encoding'
-    if (twin && sent === filePath && new RegExp(`\\b${encoding}\\b`).test(accepted)) {
-      sent = filePath + ext
-      stats = twin
-      headers['Content-Encoding'] = encoding
+  const twins = new Map<Encoded, Stats>()
+  for (const coding of ENCODED) {
+    const twin = fileStats(filePath + TWIN_EXTENSION[coding])
+    if (twin) twins.set(coding, twin)
+  }
+  if (twins.size > 0) {
+    headers.Vary = 'Accept-Encoding'
+    const coding = negotiate(req.headers.get('accept-encoding'), [...twins.keys()])
+    if (coding !== 'identity') {
+      sent = filePath + TWIN_EXTENSION[coding]
+      stats = twins.get(coding)!
+      headers['Content-Encoding'] = coding
     }
   }
   const etag = `W/"${stats.size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}${
@@ -88,10 +92,7 @@ function fileResponse(req: Request, filePath: string, cacheControl: string): Res
 /** RFC 9110 §13.1: If-None-Match (weak comparison) wins; If-Modified-Since only without it. */
 function notModified(req: Request, etag: string, stats: Stats): boolean {
   const noneMatch = req.headers.get('if-none-match')
-  if (noneMatch !== null) {
-    const weak = (tag: string) => tag.trim().replace(/^W\//, '')
-    return noneMatch.trim() === '*' || noneMatch.split(',').some((t) => weak(t) === weak(etag))
-  }
+  if (noneMatch !== null) return matchesNoneMatch(noneMatch, etag)
   const since = Date.parse(req.headers.get('if-modified-since') ?? '')
   // HTTP dates have whole seconds.
   return Number.isFinite(since) && Math.floor(stats.mtimeMs / 1000) * 1000 <= since
