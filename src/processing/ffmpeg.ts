@@ -228,6 +228,11 @@ async function run(
   let code: number
   try {
     ;[code] = await Promise.all([child.exited, readStderr, readStdout])
+  } catch (error) {
+    // A reader failed (or onProgress threw): never leave the program running without us.
+    child.kill('SIGKILL')
+    await child.exited
+    throw error
   } finally {
     clearTimeout(timer)
     signal?.removeEventListener('abort', onAbort)

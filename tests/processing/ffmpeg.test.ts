@@ -107,6 +107,18 @@ describe('runFfmpeg', () => {
     expect(await isGone(pid)).toBe(true)
   })
 
+  test('a progress callback that throws stops ffmpeg and passes the error on', async () => {
+    const error = await runFfmpeg(endless('84x48'), {
+      timeoutMs: 60_000,
+      onProgress: () => {
+        throw new Error('caller bug')
+      },
+    }).catch((e: unknown) => e)
+    expect((error as Error).message).toBe('caller bug')
+    // Killed and reaped: no child with that command line is left.
+    expect((await childrenOf()).some((c) => c.cmd.includes('84x48'))).toBe(false)
+  })
+
   test('a signal from outside is told apart from a refused input (exit 255 or killed, not 1)', async () => {
     for (const [marker, signal, exitCode, message] of [
       ['88x50', 'SIGTERM', 255, 'ffmpeg was interrupted by a signal (exit code 255).'],

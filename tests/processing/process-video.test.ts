@@ -157,6 +157,27 @@ describe('a 480p clip with stereo sound', () => {
     expect(audio.reduce((a, b) => a + b)).toBeCloseTo(5, 0)
   })
 
+  test('each segment decodes on its own after the init segment (a player may switch rungs at any)', async () => {
+    for (const rung of ['360p', '480p']) {
+      const dir = join(run.outDir, rung)
+      const segments = (await readdir(dir)).filter((f) => f.endsWith('.m4s')).sort()
+      const durations = await segmentDurations(join(dir, 'index.m3u8'))
+      for (const [i, segment] of segments.entries()) {
+        const r = await sh(
+          [
+            ...['ffmpeg', '-nostdin', '-v', 'error', '-i', `concat:init.mp4|${segment}`],
+            ...['-progress', 'pipe:1', '-f', 'null', '-'],
+          ],
+          { cwd: dir },
+        )
+        expect(r.stderr).toBe('')
+        expect(Number([...r.stdout.matchAll(/^frame=(\d+)/gm)].at(-1)?.[1])).toBe(
+          Math.round(durations[i]! * 25),
+        )
+      }
+    }
+  })
+
   test('video.mp4: the top rung under 720p with its sound, moov before mdat', async () => {
     const path = join(run.outDir, 'video.mp4')
     const boxes = await topLevelBoxes(path)
