@@ -157,7 +157,7 @@ async function eachLine(
   if (rest) onLine(rest)
 }
 
-function minutes(ms: number): string {
+function humanSpan(ms: number): string {
   return ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} seconds`
 }
 
@@ -243,7 +243,7 @@ async function run(
   if (stoppedBy === 'timeout') {
     throw new FfmpegError(
       'timeout',
-      `${program} did not finish within ${minutes(options.timeoutMs)} and was stopped.`,
+      `${program} did not finish within ${humanSpan(options.timeoutMs)} and was stopped.`,
       detail,
     )
   }

@@ -103,10 +103,21 @@ export type Variant = {
   bandwidth: Bandwidth
 }
 
+/** What the master states for a variant: its bandwidths with the audio it plays with, its codecs. */
+export function streamInfo(
+  variant: Variant,
+  audio: Rendition | null,
+): { bandwidth: number; averageBandwidth: number; codecs: string } {
+  return {
+    bandwidth: variant.bandwidth.peak + (audio?.bandwidth.peak ?? 0),
+    averageBandwidth: variant.bandwidth.average + (audio?.bandwidth.average ?? 0),
+    codecs: audio ? `${variant.videoCodecs},${AUDIO.codecs}` : variant.videoCodecs,
+  }
+}
+
 /**
  * The master playlist: the audio group when there is sound, then the variants from the lowest
  * up, since a native player (Safari) starts with the first listed and we start low and climb.
- * Each variant's bandwidth includes the audio it is played with.
  */
 export function masterPlaylist(variants: readonly Variant[], audio: Rendition | null): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS']
@@ -115,14 +126,16 @@ export function masterPlaylist(variants: readonly Variant[], audio: Rendition | 
       `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="${AUDIO.groupId}",NAME="${AUDIO.name}",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="${AUDIO.channels}",URI="${audio.dir}/index.m3u8"`,
     )
   }
-  const sorted = [...variants].sort((a, b) => a.bandwidth.peak - b.bandwidth.peak)
-  for (const v of sorted) {
+  const listed = variants
+    .map((v) => ({ v, info: streamInfo(v, audio) }))
+    .sort((a, b) => a.info.bandwidth - b.info.bandwidth)
+  for (const { v, info } of listed) {
     const attributes = [
-      `BANDWIDTH=${v.bandwidth.peak + (audio?.bandwidth.peak ?? 0)}`,
-      `AVERAGE-BANDWIDTH=${v.bandwidth.average + (audio?.bandwidth.average ?? 0)}`,
+      `BANDWIDTH=${info.bandwidth}`,
+      `AVERAGE-BANDWIDTH=${info.averageBandwidth}`,
       `RESOLUTION=${v.width}x${v.height}`,
       ...(v.frameRate !== null ? [`FRAME-RATE=${v.frameRate.toFixed(3)}`] : []),
-      `CODECS="${audio ? `${v.videoCodecs},${AUDIO.codecs}` : v.videoCodecs}"`,
+      `CODECS="${info.codecs}"`,
       ...(audio ? [`AUDIO="${AUDIO.groupId}"`] : []),
     ]
     lines.push(`#EXT-X-STREAM-INF:${attributes.join(',')}`, v.uri)

@@ -30,6 +30,7 @@ import {
   masterPlaylist,
   type Rendition,
   readRendition,
+  streamInfo,
   type Variant,
 } from './playlists.ts'
 import { type MediaProbe, mediaProbe, probeSource, type SourceInfo } from './probe.ts'
@@ -268,10 +269,6 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
   await Bun.write(join(outDir, OUTPUT_FILES.master), masterPlaylist(variants, audio))
   report(99)
 
-  const withAudio = (v: Variant) => ({
-    bandwidth: v.bandwidth.peak + (audio?.bandwidth.peak ?? 0),
-    averageBandwidth: v.bandwidth.average + (audio?.bandwidth.average ?? 0),
-  })
   return {
     probe: { ...mediaProbe(info), duration },
     renditions: variants
@@ -279,8 +276,7 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
         name: rungs[i]!.name,
         width: v.width,
         height: v.height,
-        ...withAudio(v),
-        codecs: audio ? `${v.videoCodecs},${AUDIO.codecs}` : v.videoCodecs,
+        ...streamInfo(v, audio),
       }))
       .sort((a, b) => a.bandwidth - b.bandwidth),
     files: OUTPUT_FILES,
