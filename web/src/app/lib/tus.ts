@@ -106,6 +106,8 @@ function uploadOne(
   on: { bytes: (sent: number) => void; connectionLost: () => void },
 ): OneUpload {
   let upload: Upload | undefined
+  // Set once start() ran; before that a restart would start it twice.
+  let started = false
   const done = new Promise<string>((resolve, reject) => {
     const tus = new Upload(file, {
       endpoint: ENDPOINT,
@@ -141,14 +143,17 @@ function uploadOne(
       .then((previous) => {
         const latest = previous.sort((a, b) => b.creationTime.localeCompare(a.creationTime))[0]
         if (latest) tus.resumeFromPreviousUpload(latest)
+      })
+      .catch(() => undefined)
+      .then(() => {
+        started = true
         tus.start()
       })
-      .catch(() => tus.start())
   })
   return {
     done,
     restart() {
-      void upload?.abort().then(() => upload?.start())
+      if (started) void upload?.abort().then(() => upload?.start())
     },
     abort() {
       void upload?.abort()
@@ -234,8 +239,9 @@ export async function uploadFiles(
     report()
   }
   const stallTimer = setInterval(() => {
-    const unfinished = finished.some((f) => !f)
-    const still = unfinished && performance.now() - lastMove > STALL_MS
+    // An upload that sent all its bytes waits for the server's answer: not a stall.
+    const sending = entries.some((_, i) => !finished[i] && (sent[i] ?? 0) < (totals[i] ?? 0))
+    const still = sending && performance.now() - lastMove > STALL_MS
     if (still !== stalled) {
       stalled = still
       report()

@@ -102,12 +102,12 @@ export function FileField({
         data-drop-zone={kind}
         data-dragging={dragging || undefined}
         data-invalid={error ? true : undefined}
-        aria-disabled={disabled || undefined}
+        data-disabled={disabled || undefined}
         onDragEnter={onDragEnter}
         onDragOver={onDragOver}
         onDragLeave={onDragLeave}
         onDrop={onDrop}
-        className="flex min-h-28 cursor-pointer flex-col items-center justify-center gap-1 rounded-lg border-2 border-zinc-300 border-dashed bg-zinc-50 px-3 py-4 text-center text-sm transition-colors hover:border-amber-500 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-amber-500 has-[input:focus-visible]:outline-offset-2 aria-disabled:cursor-not-allowed aria-disabled:opacity-60 data-dragging:border-amber-500 data-dragging:bg-amber-50 data-invalid:border-red-500 dark:border-ink-500 dark:bg-ink-950 dark:data-dragging:bg-ink-800 dark:data-invalid:border-red-400"
+        className="flex min-h-28 cursor-pointer flex-col items-center justify-center gap-1 rounded-lg border-2 border-zinc-300 border-dashed bg-zinc-50 px-3 py-4 text-center text-sm transition-colors hover:border-amber-500 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-amber-500 has-[input:focus-visible]:outline-offset-2 data-disabled:cursor-not-allowed data-disabled:opacity-60 data-dragging:border-amber-500 data-dragging:bg-amber-50 data-invalid:border-red-500 dark:border-ink-500 dark:bg-ink-950 dark:data-dragging:bg-ink-800 dark:data-invalid:border-red-400"
       >
         <input
           ref={input}

@@ -105,6 +105,7 @@ export function VideoForm({
   const values = useWatch({ control })
   const bar = useRef<HTMLElement>(null)
   useKeepClearOf(bar)
+  useNoFileDropOutsideZones()
   const title = values.title ?? ''
   const description = values.description ?? ''
 
@@ -250,4 +251,24 @@ function useKeepClearOf(bar: React.RefObject<HTMLElement | null>) {
       container.style.scrollPaddingBottom = before
     }
   }, [bar])
+}
+
+/**
+ * A file dropped beside a drop zone would make the browser open it in place of the page, and the
+ * form with everything typed would be gone: while the form is shown such a drop does nothing.
+ */
+function useNoFileDropOutsideZones() {
+  useEffect(() => {
+    const ignore = (event: DragEvent) => {
+      if (event.defaultPrevented || !event.dataTransfer?.types.includes('Files')) return
+      event.preventDefault()
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'none'
+    }
+    window.addEventListener('dragover', ignore)
+    window.addEventListener('drop', ignore)
+    return () => {
+      window.removeEventListener('dragover', ignore)
+      window.removeEventListener('drop', ignore)
+    }
+  }, [])
 }
