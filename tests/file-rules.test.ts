@@ -3,6 +3,7 @@ import { expect, test } from 'bun:test'
 import {
   acceptedTypes,
   fileError,
+  fileRuleSummary,
   kindAccepts,
   maxBytes,
   requiredMessage,
@@ -60,4 +61,12 @@ test('the server side asks the same rules: limits by mode, sniffed types, messag
   expect(tooLargeMessage('brandLogo')).toBe('Brand logo size must be less than 10MB')
   expect(tooLargeMessage('brandLogo', 'edit')).toBe('Brand logo size must be less than 5MB')
   expect(wrongTypeMessage('thumbnail')).toBe('Invalid image format. Allowed types: JPEG, PNG, WebP')
+})
+
+test("the forms state each kind's types and limit from the same rules", () => {
+  expect(fileRuleSummary('video')).toBe('MP4, WebM or OGG · up to 2 GB')
+  expect(fileRuleSummary('thumbnail')).toBe('JPEG, PNG or WebP · up to 10 MB')
+  expect(fileRuleSummary('thumbnail', 'edit')).toBe('JPEG, PNG or WebP · up to 10 MB')
+  expect(fileRuleSummary('brandLogo', 'create')).toBe('JPEG, PNG or WebP · up to 10 MB')
+  expect(fileRuleSummary('brandLogo', 'edit')).toBe('JPEG, PNG or WebP · up to 5 MB')
 })

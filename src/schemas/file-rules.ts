@@ -70,3 +70,38 @@ export function fileError(
 /** `value` as a file kind, when it is one (e.g. the `kind` an upload's metadata names). */
 export const asFileKind = (value: unknown): FileKind | undefined =>
   fileKinds.find((kind) => kind === value)
+
+const typeNames: Record<MediaType, string> = {
+  'video/mp4': 'MP4',
+  'video/webm': 'WebM',
+  'video/ogg': 'OGG',
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+}
+
+/**
+ * A limit as the forms state it. Each limit is a round number in binary (2 GiB, 10 MiB) or in
+ * decimal units (the brand logo's 10 MB and 5 MB), and SPEC §5 names both kinds "MB"/"GB".
+ */
+function limitLabel(bytes: number): string {
+  for (const [unit, binary, decimal] of [
+    ['GB', 1024 ** 3, 1000 ** 3],
+    ['MB', 1024 ** 2, 1000 ** 2],
+    ['KB', 1024, 1000],
+  ] as const) {
+    if (bytes >= binary && bytes % binary === 0) return `${bytes / binary} ${unit}`
+    if (bytes >= decimal && bytes % decimal === 0) return `${bytes / decimal} ${unit}`
+  }
+  return `${bytes} B`
+}
+
+/**
+ * What a file field takes, said before a file is chosen: 'MP4, WebM or OGG · up to 2 GB',
+ * 'JPEG, PNG or WebP · up to 10 MB' (5 MB for an edited video's brand logo).
+ */
+export function fileRuleSummary(kind: FileKind, mode: FileMode = 'create'): string {
+  const names = acceptedTypes(kind).map((type) => typeNames[type])
+  const types = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]
+  return `${types} · up to ${limitLabel(maxBytes(kind, mode))}`
+}

@@ -178,6 +178,10 @@ function AdminsScreen() {
   )
 }
 
+const actionBase =
+  'inline-flex items-center justify-center gap-2 rounded-lg text-sm font-medium focus-visible:outline-2 focus-visible:outline-amber-500'
+const cardAction = 'min-h-11 px-3 border border-zinc-200 dark:border-ink-700'
+
 function AdminList({
   admins,
   onEdit,
@@ -190,23 +194,26 @@ function AdminList({
   if (admins.length === 0) {
     return <p className="p-6 text-center text-zinc-500">No admins yet.</p>
   }
-  const actions = (admin: Admin) => (
-    <div className="flex justify-end gap-1">
+  // 44 px targets (WCAG 2.5.5) in the table and on the cards.
+  const actions = (admin: Admin, withText = false) => (
+    <div className={withText ? 'grid grid-cols-2 gap-2' : 'flex justify-end gap-1'}>
       <button
         type="button"
         aria-label={`Edit ${admin.username}`}
         onClick={() => onEdit(admin)}
-        className="inline-flex size-9 items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-zinc-200 dark:hover:bg-ink-800"
+        className={`${actionBase} text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-ink-800 ${withText ? cardAction : 'size-11'}`}
       >
         <Icons.edit />
+        {withText ? <span>Edit</span> : null}
       </button>
       <button
         type="button"
         aria-label={`Delete ${admin.username}`}
         onClick={() => onDelete(admin)}
-        className="inline-flex size-9 items-center justify-center rounded-lg text-red-600 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-red-400 dark:hover:bg-red-950"
+        className={`${actionBase} text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950 ${withText ? cardAction : 'size-11'}`}
       >
         <Icons.trash />
+        {withText ? <span>Delete</span> : null}
       </button>
     </div>
   )
@@ -238,21 +245,23 @@ function AdminList({
       </table>
       <ul className="space-y-3 lg:hidden">
         {admins.map((admin) => (
-          <li
-            key={admin._id}
-            className="flex items-center gap-3 rounded-xl border border-zinc-200 p-3 dark:border-ink-700"
-          >
-            <span
-              aria-hidden="true"
-              className="flex size-10 shrink-0 items-center justify-center rounded-full bg-amber-100 font-semibold text-amber-800 dark:bg-ink-700 dark:text-accent"
-            >
-              {admin.username.slice(0, 1).toUpperCase()}
-            </span>
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-medium">{admin.username}</p>
-              <p className="truncate text-sm text-zinc-500 dark:text-zinc-400">{admin.email}</p>
+          <li key={admin._id} className="rounded-xl border border-zinc-200 p-3 dark:border-ink-700">
+            <div className="flex items-center gap-3">
+              <span
+                aria-hidden="true"
+                className="flex size-10 shrink-0 items-center justify-center rounded-full bg-amber-100 font-semibold text-amber-800 dark:bg-ink-700 dark:text-accent"
+              >
+                {admin.username.slice(0, 1).toUpperCase()}
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="break-all font-medium">{admin.username}</p>
+                <p className="break-all text-sm text-zinc-600 dark:text-zinc-400">{admin.email}</p>
+              </div>
             </div>
-            {actions(admin)}
+            {/* Actions on a line of their own, so name and address keep the card's width. */}
+            <div className="mt-3 border-zinc-200 border-t pt-3 dark:border-ink-700">
+              {actions(admin, true)}
+            </div>
           </li>
         ))}
       </ul>

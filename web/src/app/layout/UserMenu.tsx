@@ -51,7 +51,6 @@ export function UserMenu() {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        aria-label={`User menu for ${user.username}`}
         onClick={() => setOpen((v) => !v)}
         className="flex items-center gap-2 rounded-lg px-2 py-1.5 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 dark:hover:bg-ink-800"
       >
@@ -61,9 +60,12 @@ export function UserMenu() {
         >
           {initial}
         </span>
-        <span className="hidden max-w-40 truncate font-medium text-sm sm:inline">
+        {/* Named by what it shows first (WCAG 2.5.3): the username, then what the button is. On
+            small screens the name is not shown but still read. */}
+        <span className="max-w-40 truncate font-medium text-sm max-sm:sr-only">
           {user.username}
         </span>
+        <span className="sr-only">, User menu</span>
         <Icons.chevronDown className="size-4" />
       </button>
       {open ? (

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react'
 import type { Video } from '../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
+import { ProgressBar } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
@@ -51,7 +52,10 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
         throw new NoChanges()
       }
       setProgress(25)
-      const uploads = hasFiles ? await uploadFiles(files, { token }) : undefined
+      const owner = authStore.get().user?._id ?? ''
+      const uploads = hasFiles
+        ? await uploadFiles(files, { token, scope: { owner, purpose: `edit:${video._id}` } })
+        : undefined
       setProgress(50)
       const request = update.mutateAsync(
         uploads
@@ -102,9 +106,10 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
           mode="edit"
           video={video}
           busy={busy}
-          progress={progress}
           submitLabel="Update Video"
           busyLabel="Updating..."
+          status={busy ? <ProgressBar value={progress} label="Update progress" /> : null}
+          statusLabel="Update status"
           onSubmit={onSubmit}
           onCancel={requestClose}
         />

@@ -1,24 +1,84 @@
-// Upload Video (SPEC §2, §4): three tus uploads with one overall percentage, then videos.create.
+// Upload Video (SPEC §2, §4): three tus uploads with one progress area (percentage, bytes, speed,
+// time left, a lost connection), then videos.create. Uploads this browser left unfinished are
+// offered again and continue from the server's offset when the same files are picked.
 import { useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
-import { msg } from '../../../../src/schemas/index.ts'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { type FileKind, msg } from '../../../../src/schemas/index.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Card } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
-import { UploadError, uploadFiles } from '../lib/tus.ts'
+import { createRateMeter } from '../lib/transfer-rate.ts'
+import {
+  discardUploads,
+  findUnfinishedUploads,
+  fingerprintOf,
+  type UnfinishedUpload,
+  UploadError,
+  type UploadScope,
+  uploadFiles,
+} from '../lib/tus.ts'
 import { authStore } from '../stores/auth.ts'
 import { addVideo, updateVideos, videoStore } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
-import { VideoForm, type VideoFormHelpers, type VideoFormValues } from './VideoForm.tsx'
+import { percentOf, UnfinishedUploads } from './UnfinishedUploads.tsx'
+import { UploadProgress, type UploadStatus } from './UploadProgress.tsx'
+import {
+  fileLabels,
+  type VideoDraft,
+  VideoForm,
+  type VideoFormHelpers,
+  type VideoFormValues,
+} from './VideoForm.tsx'
+
+/** Title and description typed so far, kept for this tab across a reload. */
+const DRAFT_KEY = 'upload-draft'
+/** How often speed and time left may change on screen (they would flicker at every event). */
+const RATE_REFRESH_MS = 1000
+
+function readDraft(): VideoDraft | undefined {
+  try {
+    const parsed = JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? 'null') as Partial<VideoDraft>
+    if (typeof parsed?.title !== 'string' || typeof parsed.description !== 'string') return
+    return { title: parsed.title, description: parsed.description }
+  } catch {
+    return undefined
+  }
+}
+
+function writeDraft(draft: VideoDraft | null) {
+  try {
+    if (draft && (draft.title || draft.description)) {
+      sessionStorage.setItem(DRAFT_KEY, JSON.stringify(draft))
+    } else sessionStorage.removeItem(DRAFT_KEY)
+  } catch {
+    // Storage blocked: nothing is kept, the form still works.
+  }
+}
+
+const idle: UploadStatus = {
+  phase: 'uploading',
+  sent: 0,
+  total: 0,
+  percent: 0,
+  rate: null,
+  secondsLeft: null,
+  paused: false,
+}
 
 export function UploadPage() {
   const navigate = useNavigate()
   const utils = trpc.useUtils()
   const create = trpc.videos.create.useMutation()
+  const owner = authStore.use((s) => s.user?._id ?? '')
+  const scope = useMemo<UploadScope>(() => ({ owner, purpose: 'create' }), [owner])
   const [busy, setBusy] = useState(false)
-  const progress = videoStore.use((s) => s.uploadProgress)
+  const [status, setStatus] = useState<UploadStatus>(idle)
+  const [unfinished, setUnfinished] = useState<UnfinishedUpload[]>([])
+  const [draft] = useState(readDraft)
+  const meter = useRef(createRateMeter())
+  const shownRateAt = useRef(0)
   const setProgress = (uploadProgress: number) => videoStore.set({ uploadProgress })
 
   // Leaving mid-upload loses nothing (tus resumes), but say so before the tab closes.
@@ -31,6 +91,28 @@ export function UploadPage() {
 
   useEffect(() => () => videoStore.set({ uploadProgress: 0 }), [])
 
+  useEffect(() => {
+    if (!owner) return
+    let current = true
+    findUnfinishedUploads(scope, authStore.get().token)
+      .then((found) => {
+        if (current) setUnfinished(found)
+      })
+      // Not knowing about an old upload only means starting it again.
+      .catch(() => undefined)
+    return () => {
+      current = false
+    }
+  }, [owner, scope])
+
+  const onDraftChange = useCallback((next: VideoDraft) => writeDraft(next), [])
+
+  const fileNote = (kind: FileKind, file: File) => {
+    const fingerprint = fingerprintOf(scope, kind, file)
+    const match = unfinished.find((u) => u.fingerprint === fingerprint)
+    return match ? `Continues from ${percentOf(match)}%` : undefined
+  }
+
   const onSubmit = async (
     { title, description, files }: VideoFormValues,
     { setTitleError }: VideoFormHelpers,
@@ -39,15 +121,43 @@ export function UploadPage() {
     if (!video || !thumbnail || !brandLogo) return
     setBusy(true)
     setProgress(0)
+    meter.current.reset()
+    shownRateAt.current = 0
+    setStatus(idle)
     const { token } = authStore.get()
     try {
       const uploads = await uploadFiles(
         { video, thumbnail, brandLogo },
-        { token, onProgress: setProgress },
+        {
+          token,
+          scope,
+          onProgress: ({ sent, total, percent }) => {
+            meter.current.add(sent)
+            setProgress(percent)
+            const now = performance.now()
+            const refresh = now - shownRateAt.current >= RATE_REFRESH_MS
+            if (refresh) shownRateAt.current = now
+            setStatus((s) => ({
+              ...s,
+              sent,
+              total,
+              percent,
+              ...(refresh
+                ? { rate: meter.current.rate(), secondsLeft: meter.current.secondsLeft(total) }
+                : {}),
+            }))
+          },
+          onPausedChange: (paused) => {
+            meter.current.reset()
+            setStatus((s) => ({ ...s, paused, rate: null, secondsLeft: null }))
+          },
+        },
       )
       if (!uploads.video || !uploads.thumbnail || !uploads.brandLogo) {
         throw new UploadError('An upload did not finish')
       }
+      setUnfinished([])
+      setStatus((s) => ({ ...s, phase: 'saving', paused: false }))
       const result = await create.mutateAsync({
         title,
         description,
@@ -57,6 +167,7 @@ export function UploadPage() {
           brandLogo: uploads.brandLogo,
         },
       })
+      writeDraft(null)
       updateVideos((s) => addVideo(s, result.video))
       await Promise.all([utils.videos.list.invalidate(), utils.videos.stats.invalidate()])
       notify.success('Video uploaded successfully!')
@@ -64,6 +175,7 @@ export function UploadPage() {
       await navigate({ to: '/dashboard/manage' })
     } catch (err) {
       setProgress(0)
+      setStatus(idle)
       setBusy(false)
       if (err instanceof UploadError && err.status === 401) {
         handleUnauthorized(token)
@@ -75,16 +187,28 @@ export function UploadPage() {
     }
   }
 
+  const discard = async () => {
+    await discardUploads(unfinished, authStore.get().token)
+    setUnfinished([])
+  }
+
   return (
     <div className="mx-auto max-w-5xl">
       <PageHeader title="Upload Video" crumb="Upload Video" />
+      {busy ? null : (
+        <UnfinishedUploads uploads={unfinished} labels={fileLabels} onDiscard={discard} />
+      )}
       <Card className="p-5 sm:p-6">
         <VideoForm
           mode="create"
           busy={busy}
-          progress={progress}
           submitLabel="Upload Video"
-          busyLabel={`Uploading... ${progress}%`}
+          busyLabel={`Uploading... ${status.percent}%`}
+          status={busy ? <UploadProgress status={status} /> : null}
+          statusLabel="Upload status"
+          draft={draft}
+          onDraftChange={onDraftChange}
+          fileNote={fileNote}
           onSubmit={onSubmit}
         />
       </Card>

@@ -1,27 +1,17 @@
 // The video form shared by the upload page (create) and the edit modal (edit): title,
-// description and the three files, with every message of SPEC §5 and the live title check.
+// description and the three files, all in react-hook-form and checked by one zod schema with the
+// shared file rules (SPEC §5's messages), plus the live title check. The buttons sit in a
+// sticky bar with the page's status (progress), so both stay on screen however far one scrolls.
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useState } from 'react'
-import { useForm } from 'react-hook-form'
-import { z } from 'zod'
-import {
-  descriptionSchema,
-  editTitleSchema,
-  type FileKind,
-  type FileMode,
-  fileError,
-  msg,
-  requiredMessage,
-  titleSchema,
-} from '../../../../src/schemas/index.ts'
+import { type ReactNode, useEffect, useMemo, useRef } from 'react'
+import { type Resolver, useForm, useWatch } from 'react-hook-form'
+import { type FileKind, type FileMode, fileKinds, msg } from '../../../../src/schemas/index.ts'
 import type { Video } from '../api.ts'
 import { TextField } from '../components/TextField.tsx'
-import { Button, FieldError, inputStyles, ProgressBar } from '../components/ui.tsx'
+import { Button, FieldError, inputStyles } from '../components/ui.tsx'
 import { FileField } from './FileField.tsx'
 import { useTitleCheck } from './use-title-check.ts'
-
-const createSchema = z.object({ title: titleSchema, description: descriptionSchema })
-const editSchema = z.object({ title: editTitleSchema, description: descriptionSchema })
+import { type VideoFormInput, type VideoFormOutput, videoFormSchema } from './video-form-schema.ts'
 
 export type VideoFiles = Partial<Record<FileKind, File>>
 
@@ -38,112 +28,130 @@ export interface VideoFormHelpers {
   setTitleError: (message: string) => void
 }
 
+export interface VideoDraft {
+  title: string
+  description: string
+}
+
 interface VideoFormProps {
   mode: FileMode
   video?: Video
   busy: boolean
-  progress: number
   submitLabel: string
   busyLabel: string
+  /** Shown in the sticky bar above the buttons (progress, connection state). */
+  status?: ReactNode
+  /** The sticky bar's name for assistive technology. */
+  statusLabel: string
+  /** Title and description to start from (a draft kept by the page). */
+  draft?: VideoDraft
+  onDraftChange?: (draft: VideoDraft) => void
+  /** A line under a chosen file's name, e.g. that it continues an unfinished upload. */
+  fileNote?: (kind: FileKind, file: File) => string | undefined
   onSubmit: (values: VideoFormValues, helpers: VideoFormHelpers) => Promise<void>
   onCancel?: () => void
 }
 
-const fileFields: { kind: FileKind; label: string; current: keyof Video }[] = [
-  { kind: 'video', label: 'Video File', current: 'videoUrl' },
-  { kind: 'thumbnail', label: 'Thumbnail', current: 'thumbnailUrl' },
-  { kind: 'brandLogo', label: 'Brand Logo', current: 'brandLogoUrl' },
-]
-
-type FileState = Record<FileKind, File | null>
-type FileErrors = Partial<Record<FileKind, string>>
+export const fileLabels: Record<FileKind, string> = {
+  video: 'Video File',
+  thumbnail: 'Thumbnail',
+  brandLogo: 'Brand Logo',
+}
+const currentUrlKey = {
+  video: 'videoUrl',
+  thumbnail: 'thumbnailUrl',
+  brandLogo: 'brandLogoUrl',
+} as const satisfies Record<FileKind, keyof Video>
 
 export function VideoForm({
   mode,
   video,
   busy,
-  progress,
   submitLabel,
   busyLabel,
+  status,
+  statusLabel,
+  draft,
+  onDraftChange,
+  fileNote,
   onSubmit,
   onCancel,
 }: VideoFormProps) {
   const creating = mode === 'create'
-  const [files, setFiles] = useState<FileState>({ video: null, thumbnail: null, brandLogo: null })
-  const [fileErrors, setFileErrors] = useState<FileErrors>({})
+  // Both modes' schemas take and give the same shape; only their rules differ.
+  const resolver = useMemo(
+    () => zodResolver(videoFormSchema(mode)) as Resolver<VideoFormInput, unknown, VideoFormOutput>,
+    [mode],
+  )
   const {
     register,
     handleSubmit,
-    watch,
+    setValue,
     setError,
+    clearErrors,
+    trigger,
+    control,
     formState: { errors },
-  } = useForm({
-    resolver: zodResolver(creating ? createSchema : editSchema),
-    defaultValues: { title: video?.title ?? '', description: video?.description ?? '' },
+  } = useForm<VideoFormInput, unknown, VideoFormOutput>({
+    resolver,
+    defaultValues: {
+      title: draft?.title ?? video?.title ?? '',
+      description: draft?.description ?? video?.description ?? '',
+      video: undefined,
+      thumbnail: undefined,
+      brandLogo: undefined,
+    },
   })
+  const values = useWatch({ control })
+  const bar = useRef<HTMLElement>(null)
+  useKeepClearOf(bar)
+  useNoFileDropOutsideZones()
+  const title = values.title ?? ''
+  const description = values.description ?? ''
 
-  const title = watch('title') ?? ''
-  const description = watch('description') ?? ''
   const unchangedTitle = !creating && title.trim() === video?.title
   const titleTaken = useTitleCheck(title, { excludeId: video?._id, skip: unchangedTitle || busy })
 
-  const chosen = Object.values(files).some(Boolean)
-  const hasFileError = Object.values(fileErrors).some(Boolean)
+  useEffect(() => {
+    onDraftChange?.({ title, description })
+  }, [title, description, onDraftChange])
+
+  const chosen = fileKinds.some((kind) => values[kind] instanceof File)
+  const hasFileError = fileKinds.some((kind) => errors[kind])
   const changed =
     creating ||
     chosen ||
     title !== (video?.title ?? '') ||
     description !== (video?.description ?? '')
 
-  const choose = (kind: FileKind, file: File | null) => {
-    setFiles((f) => ({ ...f, [kind]: file }))
-    setFileErrors((e) => ({
-      ...e,
-      [kind]: file
-        ? (fileError(kind, file, mode) ?? undefined)
-        : creating
-          ? requiredMessage(kind)
-          : undefined,
-    }))
+  const choose = (kind: FileKind, file: File) => {
+    setValue(kind, file, { shouldDirty: true })
+    void trigger(kind)
   }
 
   const remove = (kind: FileKind) => {
-    setFiles((f) => ({ ...f, [kind]: null }))
-    // Removing the video while creating says so at once (SPEC §5, shared video form).
-    setFileErrors((e) => ({
-      ...e,
-      [kind]: creating && kind === 'video' ? msg.videoRequiredEdit : undefined,
-    }))
+    if (creating && kind === 'video') {
+      // Removing the video while creating says so at once (SPEC §5, shared video form).
+      setValue('video', null, { shouldDirty: true })
+      void trigger('video')
+      return
+    }
+    setValue(kind, undefined, { shouldDirty: true })
+    clearErrors(kind)
   }
 
-  const missing = (): FileErrors => {
-    if (!creating) return {}
-    const out: FileErrors = {}
-    for (const { kind } of fileFields) if (!files[kind]) out[kind] = requiredMessage(kind)
-    return out
-  }
-
-  const submit = handleSubmit(
-    async (values) => {
-      const absent = missing()
-      if (Object.keys(absent).length > 0) {
-        setFileErrors((e) => ({ ...absent, ...e, ...absent }))
-        return
-      }
-      if (titleTaken) return
-      const chosenFiles: VideoFiles = {}
-      for (const { kind } of fileFields) {
-        const file = files[kind]
-        if (file) chosenFiles[kind] = file
-      }
-      await onSubmit(
-        { title: values.title, description: values.description ?? '', files: chosenFiles },
-        { setTitleError: (message) => setError('title', { message }) },
-      )
-    },
-    // Show missing-file messages together with the field messages.
-    () => setFileErrors((e) => ({ ...missing(), ...e })),
-  )
+  const submit = handleSubmit(async (parsed) => {
+    if (titleTaken) return
+    const files: VideoFiles = {}
+    for (const kind of fileKinds) {
+      const file = parsed[kind]
+      if (file) files[kind] = file
+    }
+    await onSubmit(
+      { title: parsed.title, description: parsed.description, files },
+      { setTitleError: (message) => setError('title', { message }) },
+    )
+  })
 
   const titleError = errors.title?.message ?? (titleTaken ? msg.titleTaken : undefined)
   const disabled = busy || hasFileError || titleTaken || !changed
@@ -173,34 +181,94 @@ export function VideoForm({
         />
         <FieldError id="video-description-error" message={errors.description?.message} />
       </div>
-      <div className="grid gap-5 lg:grid-cols-3">
-        {fileFields.map(({ kind, label, current }) => (
-          <FileField
-            key={kind}
-            kind={kind}
-            label={label}
-            file={files[kind]}
-            currentUrl={video ? String(video[current] ?? '') || undefined : undefined}
-            error={fileErrors[kind]}
-            disabled={busy}
-            onChoose={(file) => choose(kind, file)}
-            onRemove={() => remove(kind)}
-          />
-        ))}
+      <div className={`grid gap-5 ${creating ? 'lg:grid-cols-3' : 'sm:grid-cols-3'}`}>
+        {fileKinds.map((kind) => {
+          const file = values[kind]
+          const current = video?.[currentUrlKey[kind]]
+          return (
+            <FileField
+              key={kind}
+              kind={kind}
+              label={fileLabels[kind]}
+              mode={mode}
+              file={file}
+              currentUrl={typeof current === 'string' && current ? current : undefined}
+              error={errors[kind]?.message}
+              note={file instanceof File ? fileNote?.(kind, file) : undefined}
+              disabled={busy}
+              onChoose={(chosenFile) => choose(kind, chosenFile)}
+              onRemove={() => remove(kind)}
+            />
+          )
+        })}
       </div>
-      {busy ? (
-        <ProgressBar value={progress} label={creating ? 'Upload progress' : 'Update progress'} />
-      ) : null}
-      <div className="flex flex-wrap justify-end gap-3">
-        {onCancel ? (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
+      <section
+        ref={bar}
+        aria-label={statusLabel}
+        className={`sticky bottom-0 z-10 space-y-3 border-zinc-200 border-t bg-white/95 py-3 backdrop-blur dark:border-ink-700 dark:bg-ink-900/95 ${creating ? '-mx-5 px-5 sm:-mx-6 sm:px-6' : '-mx-5 px-5'}`}
+      >
+        {status}
+        <div className="flex flex-wrap justify-end gap-3">
+          {onCancel ? (
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          ) : null}
+          <Button type="submit" disabled={disabled} className="min-h-11 min-w-40">
+            {busy ? busyLabel : submitLabel}
           </Button>
-        ) : null}
-        <Button type="submit" disabled={disabled} className="min-w-40">
-          {busy ? busyLabel : submitLabel}
-        </Button>
-      </div>
+        </div>
+      </section>
     </form>
   )
+}
+
+/** The nearest ancestor that scrolls vertically (the page, or a dialog's body). */
+function scrollParent(el: HTMLElement): HTMLElement {
+  for (let node = el.parentElement; node; node = node.parentElement) {
+    const { overflowY } = getComputedStyle(node)
+    if (overflowY === 'auto' || overflowY === 'scroll') return node
+  }
+  return document.documentElement
+}
+
+/**
+ * Keeps what gets focus or is scrolled to clear of the sticky bar (WCAG 2.4.11): the scrolling
+ * container's bottom scroll padding follows the bar's height as its content changes.
+ */
+function useKeepClearOf(bar: React.RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const el = bar.current
+    if (!el) return
+    const container = scrollParent(el)
+    const before = container.style.scrollPaddingBottom
+    const observer = new ResizeObserver(() => {
+      container.style.scrollPaddingBottom = `${el.offsetHeight + 8}px`
+    })
+    observer.observe(el)
+    return () => {
+      observer.disconnect()
+      container.style.scrollPaddingBottom = before
+    }
+  }, [bar])
+}
+
+/**
+ * A file dropped beside a drop zone would make the browser open it in place of the page, and the
+ * form with everything typed would be gone: while the form is shown such a drop does nothing.
+ */
+function useNoFileDropOutsideZones() {
+  useEffect(() => {
+    const ignore = (event: DragEvent) => {
+      if (event.defaultPrevented || !event.dataTransfer?.types.includes('Files')) return
+      event.preventDefault()
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'none'
+    }
+    window.addEventListener('dragover', ignore)
+    window.addEventListener('drop', ignore)
+    return () => {
+      window.removeEventListener('dragover', ignore)
+      window.removeEventListener('drop', ignore)
+    }
+  }, [])
 }
