@@ -106,7 +106,7 @@ export async function processVideo(o: Options) {
             '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Stereo",DEFAULT=YES,URI="audio/index.m3u8"',
           ]
         : []),
-      `#EXT-X-STREAM-INF:BANDWIDTH=800000${audio ? ',AUDIO="aud"' : ''}`,
+      `#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=${video.width}x${video.height}${audio ? ',AUDIO="aud"' : ''}`,
       '360p/index.m3u8',
       '',
     ].join('\n'),
