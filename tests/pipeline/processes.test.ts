@@ -3,7 +3,7 @@
 // worker is off, and `bun run media:reprocess` while the server runs. On the embedded database
 // (workers reach it through the server's socket) or on TEST_DATABASE_URL's server.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type E2EServer, startServer } from '../../e2e/support/server.ts'
@@ -40,14 +40,16 @@ const folderOf = (url: string) => /^\/media\/([0-9a-f]{32})\//.exec(url)?.[1] ??
 const derivedEntries = async (dataDir: string) =>
   (await readdir(join(dataDir, 'media'))).filter((n) => !n.includes('.') || n.startsWith('.'))
 
-/** Pids of the ffmpeg processes writing into this data folder (their output is a partial). */
+/** Pids of the ffmpeg processes writing into this data folder (they run in a partial folder). */
 async function ffmpegsWriting(dataDir: string): Promise<number[]> {
+  const partials = join(dataDir, 'media', '.partial-')
   const pids: number[] = []
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')
-    const argv = cmdline.split('\0')
-    if (argv[0]?.endsWith('ffmpeg') && cmdline.includes(join(dataDir, 'media', '.partial-'))) {
+    const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => '')
+    const isFfmpeg = cmdline.split('\0')[0]?.endsWith('ffmpeg')
+    if (isFfmpeg && (cwd.startsWith(partials) || cmdline.includes(partials))) {
       pids.push(Number(entry))
     }
   }
