@@ -4,7 +4,7 @@
 // marks the video failed when every attempt died without an answer (a killed process, a hang).
 // Settings and their measurements: /work/brief/pipeline-notes.md §1 and the README decision log.
 import { sql } from 'drizzle-orm'
-import { type DrizzleTransactionLike, fromDrizzle, type JobWithMetadata, PgBoss } from 'pg-boss'
+import type { DrizzleTransactionLike, JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
 import type { PoolTarget } from '../database.ts'
 import { type DeadLetterDeps, markDeadLettered } from './jobs/dead-letter.ts'
@@ -56,6 +56,9 @@ export type QueueOptions = {
 
 export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue> {
   const { embedded, media } = options
+  // Loaded here, not with the module: pg-boss and its pg driver take 0.3–1 s to load on this
+  // machine, which would otherwise come before the first attempt to reach DATABASE_URL.
+  const { PgBoss, fromDrizzle } = await import('pg-boss')
   const boss = new PgBoss({
     ...options.target,
     application_name: 'studio-media',
