@@ -36,8 +36,11 @@ export type MediaQueue = {
   cancel(job: ProcessVideoPayload, tx?: QueueTx): Promise<void>
   /** Starts a job just committed now rather than at this process's next poll. */
   wake(): void
-  /** Which of these job ids may still run (queued, waiting for a retry, or running). */
-  liveJobs(ids: string[]): Promise<Set<string>>
+  /**
+   * Which of these job ids are running, or were when their process died and are not yet given
+   * up (their heartbeat has not expired): a worker may be writing their outputs right now.
+   */
+  activeJobs(ids: string[]): Promise<Set<string>>
   /** Runs `count` media workers in this process, and the dead-letter worker. */
   work(count: number, deps: ProcessVideoDeps & DeadLetterDeps): Promise<void>
   /** Stops polling; running jobs get `graceMs` to finish, then are failed (retried later) and aborted. */
@@ -117,13 +120,13 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
       for (const id of workerIds) boss.notifyWorker(id)
     },
 
-    async liveJobs(ids) {
-      const live = new Set<string>()
+    async activeJobs(ids) {
+      const active = new Set<string>()
       for (const id of ids) {
         const [job] = await boss.findJobs(MEDIA_QUEUE, { id })
-        if (job && LIVE_STATES.has(job.state)) live.add(id)
+        if (job?.state === 'active') active.add(id)
       }
-      return live
+      return active
     },
 
     async work(count, deps) {

@@ -53,7 +53,7 @@ export function createVideosService(deps: {
   db: Db
   store: MediaStore
   uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
-  queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'liveJobs'>
+  queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'activeJobs'>
 }) {
   const { db, store, queue } = deps
 
@@ -280,14 +280,16 @@ export function createVideosService(deps: {
 
     /**
      * Start-up: media files and streams folders no row names are removed (see ARCHITECTURE.md
-     * "Data"), and the partial outputs of jobs that will not resume. Rows are read after the
+     * "Data"), and the partial outputs of jobs no worker is running. Rows are read after the
      * folder is listed and under a share lock, so a worker process finishing meanwhile (it holds
      * the row while it renames its folder in) is waited for, not swept.
      */
     async sweepOrphans(): Promise<string[]> {
       return sweep(store, async (listed) => {
         const partials = listed.flatMap((name) => partialJobId(name) ?? [])
-        const live = await queue.liveJobs(partials)
+        // A job still active may have a worker process writing there (a crashed one's retry
+        // clears its own); any other partial is a leftover.
+        const active = await queue.activeJobs(partials)
         const rows = await db
           .select({
             videoKey: videos.videoKey,
@@ -300,7 +302,7 @@ export function createVideosService(deps: {
         const keep = new Set(rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']))
         for (const name of listed) {
           const job = partialJobId(name)
-          if (job && live.has(job)) keep.add(name)
+          if (job && active.has(job)) keep.add(name)
         }
         return keep
       })
