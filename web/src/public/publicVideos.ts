@@ -27,6 +27,24 @@ function toVideo(value: unknown): PublicVideo | null {
     thumbnailUrl,
     brandLogoUrl: typeof brandLogoUrl === 'string' ? brandLogoUrl : '',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
+    ...mediaFields(value),
+  }
+}
+
+const STATUSES = new Set<unknown>(['queued', 'processing', 'ready', 'failed'])
+const numberOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+const stringOrNull = (v: unknown) => (typeof v === 'string' && v ? v : null)
+
+/** The media pipeline's fields; missing or odd values read as "no streams yet". */
+function mediaFields(value: Record<string, unknown>) {
+  return {
+    status: (STATUSES.has(value.status) ? value.status : 'queued') as PublicVideo['status'],
+    duration: numberOrNull(value.duration),
+    width: numberOrNull(value.width),
+    height: numberOrNull(value.height),
+    hlsUrl: stringOrNull(value.hlsUrl),
+    mp4Url: stringOrNull(value.mp4Url),
+    previewUrl: stringOrNull(value.previewUrl),
   }
 }
 
