@@ -8,8 +8,10 @@ import { createMailer } from '../mail/mailer.ts'
 import { mediaStore } from '../media/store.ts'
 import { mailFrom } from '../schemas/brand.ts'
 import { createUploads } from '../uploads/index.ts'
+import { createActivityService } from './activity.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
+import { createSiteService } from './site.ts'
 import { createVideosService } from './videos.ts'
 
 export function createServices(config: Config, database: Database) {
@@ -29,6 +31,10 @@ export function createServices(config: Config, database: Database) {
     media,
     uploads,
     videos: createVideosService({ db: database.db, store: media, uploads: uploads.tus }),
+    /** The public page's editable content and its images (issue 16). */
+    site: createSiteService({ db: database.db, store: media }),
+    /** The append-only record of what admins did (issue 16). */
+    activity: createActivityService(database.db),
   }
 }
 
