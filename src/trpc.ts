@@ -91,7 +91,7 @@ export const router = t.router
 export const createCallerFactory = t.createCallerFactory
 export const publicProcedure = t.procedure.use(recordActivity)
 
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
   return next({ ctx: { ...ctx, session: ctx.session } })
 })

@@ -70,7 +70,8 @@ function imageIdsOf(content: SiteContent): string[] {
   ]
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+// Deep, key-order-blind: jsonb gives keys back in its own order.
+const same = (a: unknown, b: unknown) => Bun.deepEquals(a, b)
 
 /** Which sections differ between two versions, in the page's order. */
 export function changedSections(before: SiteContent, after: SiteContent): SiteSection[] {
