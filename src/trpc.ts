@@ -98,6 +98,6 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 
 export const superAdminProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.session.user.role !== 'super_admin')
-    throw new AppError('FORBIDDEN', 'Only a super admin can manage admin accounts')
+    throw new AppError('FORBIDDEN', 'Only a super admin can do this')
   return next({ ctx })
 })

@@ -55,12 +55,13 @@ export function UserMenu() {
         onClick={() => setOpen((v) => !v)}
         className="flex items-center gap-2 rounded-lg px-2 py-1.5 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 dark:hover:bg-ink-800"
       >
+        {/* The initial is drawn by CSS, not as text: the button's visible text must be part of
+            its name (WCAG 2.5.3, axe's label-content-name-mismatch), and "O owner" is not. */}
         <span
           aria-hidden="true"
-          className="flex size-8 items-center justify-center rounded-full bg-accent font-semibold text-ink-950 text-sm"
-        >
-          {initial}
-        </span>
+          data-initial={initial}
+          className="flex size-8 items-center justify-center rounded-full bg-accent font-semibold text-ink-950 text-sm before:content-[attr(data-initial)]"
+        />
         <span className="hidden max-w-40 truncate font-medium text-sm sm:inline">
           {user.username}
         </span>
