@@ -2,7 +2,7 @@
 // Every save is a version; 'Undo last change' brings back the one before (as a new version).
 import { zodResolver } from '@hookform/resolvers/zod'
 import type { inferRouterOutputs } from '@trpc/server'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { type UseFormReturn, useForm } from 'react-hook-form'
 import {
   fromSiteForm,
@@ -64,6 +64,9 @@ function SiteEditor({ state }: { state: SiteState }) {
   })
   const { register, handleSubmit, formState, reset } = form
   const [images, setImages] = useState<Record<string, SiteImage>>(state.images)
+  // The version the form was loaded from: a refetch in the background must not make a save
+  // overwrite a change this form has not seen (the server answers 409 instead).
+  const [base, setBase] = useState(state.version)
   const [converting, setConverting] = useState(0)
   const [stale, setStale] = useState(false)
   const [confirmUndo, setConfirmUndo] = useState(false)
@@ -73,9 +76,19 @@ function SiteEditor({ state }: { state: SiteState }) {
   const onBusyChange = (busy: boolean) => setConverting((n) => n + (busy ? 1 : -1))
   const errors = formState.errors
 
+  // Closing or reloading the tab with unsaved edits asks first.
+  const dirty = formState.isDirty
+  useEffect(() => {
+    if (!dirty) return
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault()
+    window.addEventListener('beforeunload', ask)
+    return () => window.removeEventListener('beforeunload', ask)
+  }, [dirty])
+
   /** The server's state after a save or an undo: it becomes the form's new starting point. */
   function adopt(next: SiteState) {
     utils.site.get.setData(undefined, next)
+    setBase(next.version)
     setImages(next.images)
     reset(toSiteForm(next.content))
     setStale(false)
@@ -90,7 +103,7 @@ function SiteEditor({ state }: { state: SiteState }) {
   const onSubmit = handleSubmit(async (values) => {
     try {
       const next = await save.mutateAsync({
-        baseVersion: state.version,
+        baseVersion: base,
         content: fromSiteForm(values),
       })
       adopt(next)
@@ -102,7 +115,7 @@ function SiteEditor({ state }: { state: SiteState }) {
 
   async function runUndo() {
     try {
-      adopt(await undo.mutateAsync({ baseVersion: state.version }))
+      adopt(await undo.mutateAsync({ baseVersion: base }))
       notify.success('Last change undone')
       setConfirmUndo(false)
     } catch (err) {
