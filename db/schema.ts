@@ -5,6 +5,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgSequence,
   pgTable,
   real,
@@ -120,3 +121,66 @@ export const videos = pgTable(
 
 export type AdminRow = typeof admins.$inferSelect
 export type VideoRow = typeof videos.$inferSelect
+
+// ---- Site content and activity log (issue 16, items 1 and 5) ----------------------------------
+// Kept in one block, apart from the tables above; none of them references another table, so
+// deleting an admin or a video never rewrites history.
+
+/**
+ * Every save of the public page's editable content is a new row; the newest is current. `content`
+ * is the whole editable content (src/schemas/site.ts) with the images it names, so any row can be
+ * restored on its own. `kind`: a save, or an undo that restored `restoredFrom`.
+ */
+export const siteVersions = pgTable('site_versions', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  content: jsonb('content').notNull(),
+  kind: text('kind', { enum: ['save', 'undo', 'default'] }).notNull(),
+  restoredFrom: bigint('restored_from', { mode: 'number' }),
+  /** Sections that differ from the version before, for the dashboard and the log. */
+  changed: text('changed').array().notNull().default(sql`'{}'::text[]`),
+  createdBy: uuid('created_by'),
+  createdByName: text('created_by_name'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * Images uploaded for the site (hero and client logos), already converted: `image` describes the
+ * files in the media store, `names` lists them for the store's sweep. A row no longer named by
+ * the current or the previous version (and older than a day, so an unsaved upload survives) is
+ * removed with its files.
+ */
+export const siteImages = pgTable('site_images', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  purpose: text('purpose', { enum: ['heroWide', 'heroMobile', 'logo'] }).notNull(),
+  image: jsonb('image').notNull(),
+  names: text('names').array().notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * What admins did, for trust: append-only (the migration adds a trigger that refuses UPDATE and
+ * DELETE). `actor_name` is the username at the time (or the e-mail typed, for a locked sign-in),
+ * so entries stay readable after the admin is deleted.
+ */
+export const activityLog = pgTable(
+  'activity_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid('actor_id'),
+    actorName: text('actor_name'),
+    kind: text('kind').notNull(),
+    summary: text('summary').notNull(),
+    targetId: text('target_id'),
+    targetTitle: text('target_title'),
+    ip: text('ip'),
+  },
+  (t) => [
+    index('activity_log_actor_idx').on(t.actorId, t.id.desc()),
+    index('activity_log_kind_idx').on(t.kind, t.id.desc()),
+  ],
+)
+
+export type SiteVersionRow = typeof siteVersions.$inferSelect
+export type ActivityRow = typeof activityLog.$inferSelect

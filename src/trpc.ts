@@ -1,9 +1,12 @@
 /**
  * tRPC setup: 1. context (who is calling), 2. initialisation (one initTRPC, errors shaped once),
- * 3. procedures (public, authed, super_admin). Routers import only what section 3 exports.
+ * 3. the activity log's middleware, 4. procedures (public, authed, super_admin). Routers import
+ * only what section 4 exports.
  */
 import { initTRPC } from '@trpc/server'
+import { logUnexpected } from './db-errors.ts'
 import { AppError, toPublicError } from './errors.ts'
+import { activitySpecFor, type Draft } from './routers/activity-entries.ts'
 import type { AuthSession } from './services/auth.ts'
 import type { Services } from './services/index.ts'
 
@@ -48,18 +51,53 @@ const t = initTRPC.context<Context>().create({
   },
 })
 
-// 3. Procedures
+// 3. Activity log: every mutation is looked up in src/routers/activity-entries.ts and, once it
+// has succeeded (or, for a few refusals, failed), appended with who, what and from where. One
+// mechanism for the web app and the REST adapter alike; a failure to record is logged, never
+// turned into a failed answer for a change that has already committed.
+const recordActivity = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  const spec = type === 'mutation' ? activitySpecFor(path) : null
+  if (!spec) return next()
+  const input = await getRawInput().catch(() => undefined)
+  const before = spec.before && ctx.session ? await spec.before(ctx, input).catch(() => null) : null
+  const result = await next()
+  let draft: Draft | null = null
+  try {
+    draft = result.ok
+      ? spec.after({ ctx, input, output: result.data, before })
+      : (spec.failed?.({ ctx, input, error: result.error }) ?? null)
+    if (draft) await appendActivity(ctx, draft)
+  } catch (error) {
+    logUnexpected(`activity: ${path}`, error)
+  }
+  return result
+})
+
+function appendActivity(ctx: Context, draft: Draft) {
+  const user = ctx.session?.user
+  return ctx.services.activity.record({
+    actorId: draft.actor ? draft.actor.id : (user?._id ?? null),
+    actorName: draft.actor ? draft.actor.name : (user?.username ?? null),
+    kind: draft.kind,
+    summary: draft.summary,
+    targetId: draft.target?.id ?? null,
+    targetTitle: draft.target?.title ?? null,
+    ip: ctx.clientIp(),
+  })
+}
+
+// 4. Procedures
 export const router = t.router
 export const createCallerFactory = t.createCallerFactory
-export const publicProcedure = t.procedure
+export const publicProcedure = t.procedure.use(recordActivity)
 
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
   return next({ ctx: { ...ctx, session: ctx.session } })
 })
 
 export const superAdminProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.session.user.role !== 'super_admin')
-    throw new AppError('FORBIDDEN', 'Only a super admin can manage admin accounts')
+    throw new AppError('FORBIDDEN', 'Only a super admin can do this')
   return next({ ctx })
 })

@@ -27,11 +27,14 @@ describe('sign-in limits', () => {
     for (const lockMinutes of [15, 30, 60, 120]) {
       for (let i = 0; i < 10; i++) expect(await fail(limits, 'a@b.co', '10.0.0.1')).toBeUndefined()
       const denied = await limits.reserve('a@b.co', '10.0.0.1')
-      expect(denied).toEqual({ denied: 'locked', retryMs: lockMinutes * MIN })
+      // The refusal that starts a lock says so (the activity log records it once).
+      expect(denied).toEqual({ denied: 'locked', retryMs: lockMinutes * MIN, started: 'pair' })
       // Still locked just before the end, whatever is tried meanwhile.
       now += lockMinutes * MIN - 1000
       setSystemTime(now)
-      expect((await limits.reserve('a@b.co', '10.0.0.1')).denied).toBe('locked')
+      const again = await limits.reserve('a@b.co', '10.0.0.1')
+      expect(again.denied).toBe('locked')
+      expect('started' in again && again.started).toBeFalsy()
       now += 2000
       setSystemTime(now)
     }
@@ -66,6 +69,7 @@ describe('sign-in limits', () => {
     expect(await limits.reserve('a@b.co', '10.0.0.1')).toEqual({
       denied: 'locked',
       retryMs: 15 * MIN,
+      started: 'pair',
     })
   })
 

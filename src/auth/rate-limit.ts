@@ -25,7 +25,12 @@ export type LimitOptions = {
   inFlight: { perAddress: number; perEmail: number; total: number }
 }
 
-export type Denied = { denied: 'locked' | 'busy'; retryMs: number }
+/** `started`: this refusal began a lock (of the pair or the address), rather than met one. */
+export type Denied = {
+  denied: 'locked' | 'busy'
+  retryMs: number
+  started?: 'pair' | 'address'
+}
 export type Attempt = {
   denied?: undefined
   /** The check passed: the pair's failures and locks are forgotten, the reservation returned. */
@@ -109,14 +114,16 @@ export class AttemptLimits {
       await this.pairs.consume(pair)
     } catch (e) {
       leaveAll()
-      return { denied: 'locked', retryMs: await this.lockFor(pair, e) }
+      const started = isFirstRefusal(e, this.o.perPair) ? ('pair' as const) : undefined
+      return { denied: 'locked', retryMs: await this.lockFor(pair, e), started }
     }
     try {
       await this.addresses.consume(group)
     } catch (e) {
       await this.pairs.reward(pair)
       leaveAll()
-      return { denied: 'locked', retryMs: msBefore(e) }
+      const started = isFirstRefusal(e, this.o.perAddress) ? ('address' as const) : undefined
+      return { denied: 'locked', retryMs: msBefore(e), started }
     }
 
     return {
@@ -133,8 +140,7 @@ export class AttemptLimits {
 
   /** A refused pair: the first refusal of a window starts a lock, twice as long as the last. */
   private async lockFor(pair: string, refusal: unknown): Promise<number> {
-    const first = refusal instanceof RateLimiterRes && refusal.consumedPoints === this.o.perPair + 1
-    if (!first) return msBefore(refusal)
+    if (!isFirstRefusal(refusal, this.o.perPair)) return msBefore(refusal)
     const earlier = (await this.locks.get(pair))?.consumedPoints ?? 0
     const seconds = Math.min(this.o.lockSeconds * 2 ** earlier, this.o.maxLockSeconds)
     // Remembered until `lockMemorySeconds` after this lock ends, however many came before.
@@ -159,6 +165,11 @@ export class AttemptLimits {
       this.running.total.size
     )
   }
+}
+
+/** The refusal that used the first point past `allowed` (the ones after it meet the lock). */
+function isFirstRefusal(refusal: unknown, allowed: number): boolean {
+  return refusal instanceof RateLimiterRes && refusal.consumedPoints === allowed + 1
 }
 
 function msBefore(refusal: unknown): number {

@@ -5,19 +5,24 @@ import { copyFile, link, mkdir, open, readdir, rename, rm, unlink } from 'node:f
 import { join } from 'node:path'
 import type { MediaType } from '../schemas/file-rules.ts'
 
-const EXTENSIONS: Record<MediaType, string> = {
+/** What the store keeps: the video kinds' types, and the site's converted images (AVIF, SVG). */
+export type StoredType = MediaType | 'image/avif' | 'image/svg+xml'
+
+const EXTENSIONS: Record<StoredType, string> = {
   'video/mp4': 'mp4',
   'video/webm': 'webm',
   'video/ogg': 'ogv',
   'image/jpeg': 'jpg',
   'image/png': 'png',
   'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/svg+xml': 'svg',
 }
-const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type as MediaType]))
+const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type as StoredType]))
 
 // 128 random bits per stored file: a replaced file gets a new name, so its URL can be cached
 // immutable, and a name never reveals or depends on anything a client sent.
-const NAME_RE = /^[0-9a-f]{32}\.(mp4|webm|ogv|jpg|png|webp)$/
+const NAME_RE = /^[0-9a-f]{32}\.(mp4|webm|ogv|jpg|png|webp|avif|svg)$/
 
 export type MediaStore = {
   /** Where stored files live. */
@@ -36,7 +41,7 @@ export async function ensureDirs(store: MediaStore): Promise<void> {
 }
 
 /** The stored type of a name, or undefined when the name is not one the store could have made. */
-export function typeOfName(name: string): MediaType | undefined {
+export function typeOfName(name: string): StoredType | undefined {
   if (!NAME_RE.test(name)) return undefined
   return TYPES.get(name.slice(name.lastIndexOf('.') + 1))
 }
@@ -50,7 +55,7 @@ export const mediaUrl = (name: string) => `/media/${name}`
 
 const randomHex = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
 
-function newName(type: MediaType): string {
+function newName(type: StoredType): string {
   return `${randomHex()}.${EXTENSIONS[type]}`
 }
 
@@ -157,7 +162,7 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLIN
  * names. The bytes are flushed first so a row written later never points at a file a power cut
  * could empty; `flushStore` then makes the new names durable, once for all of a change's files.
  */
-export async function adopt(store: MediaStore, src: string, type: MediaType): Promise<string> {
+export async function adopt(store: MediaStore, src: string, type: StoredType): Promise<string> {
   const name = newName(type)
   await fsync(src)
   // Cheap, and a store folder removed by hand is then not a failed upload.
@@ -199,6 +204,14 @@ export async function listNames(store: MediaStore): Promise<string[]> {
   })
 }
 
+// Owners of stored files other than the videos (the site's images): the sweep keeps theirs too.
+const holders = new WeakMap<MediaStore, (() => Promise<Iterable<string>>)[]>()
+
+/** Registers another owner of stored files; `names` lists every name it still needs. */
+export function addHolder(store: MediaStore, names: () => Promise<Iterable<string>>): void {
+  holders.set(store, [...(holders.get(store) ?? []), names])
+}
+
 /**
  * Start-up clean-up: removes every entry of the store not in `keep` (a file or derived folder no
  * row names: taken in by a change a crash stopped before its row committed, left by a crash
@@ -212,7 +225,8 @@ export async function sweep(
 ): Promise<string[]> {
   await ensureDirs(store)
   const listed = await listNames(store)
-  const kept = typeof keep === 'function' ? await keep(listed) : keep
+  const kept = new Set(typeof keep === 'function' ? await keep(listed) : keep)
+  for (const names of holders.get(store) ?? []) for (const name of await names()) kept.add(name)
   const orphans = listed.filter((name) => !kept.has(name))
   await Promise.all(
     orphans.map((name) => rm(join(store.dir, name), { recursive: true, force: true })),

@@ -6,9 +6,10 @@ import { adminRoutes } from './admins.ts'
 import { authRoutes } from './auth.ts'
 import { fail } from './respond.ts'
 import { match, type Route } from './route-table.ts'
+import { siteRoutes } from './site.ts'
 import { videoRoutes } from './videos.ts'
 
-const routes: Route[] = [...authRoutes, ...adminRoutes, ...videoRoutes]
+const routes: Route[] = [...authRoutes, ...adminRoutes, ...videoRoutes, ...siteRoutes]
 
 export async function handleRest(req: Request, ctx: Context): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/\/+$/, '')

@@ -1,12 +1,16 @@
 import { router } from '../trpc.ts'
+import { activityRouter } from './activity.ts'
 import { adminsRouter } from './admins.ts'
 import { authRouter } from './auth.ts'
+import { siteRouter } from './site.ts'
 import { videosRouter } from './videos.ts'
 
 export const appRouter = router({
   auth: authRouter,
   admins: adminsRouter,
   videos: videosRouter,
+  site: siteRouter,
+  activity: activityRouter,
 })
 
 export type AppRouter = typeof appRouter

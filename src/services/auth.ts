@@ -52,6 +52,20 @@ const MAX_QUEUED_RESETS = 1000
 /** The random pause before queued reset work runs (src/auth/deferred-queue.ts says why). */
 const RESET_PAUSE_MS = { min: 20, max: 200 }
 
+/**
+ * A refused attempt: `started` says this refusal began the lock (of an e-mail from an address, or
+ * of the address), which the activity log records once per lock (src/routers/activity-entries.ts).
+ */
+export class LockedOut extends AppError {
+  constructor(
+    message: string,
+    readonly started: 'pair' | 'address' | undefined,
+    readonly retryMs: number,
+  ) {
+    super('TOO_MANY_REQUESTS', message)
+  }
+}
+
 export type SessionUser = AdminView
 export type AuthSession = { id: string; user: SessionUser }
 
@@ -70,7 +84,9 @@ export function createAuthService(deps: {
   async function reserve(limits: AttemptLimits, email: string, clientIp: string): Promise<Attempt> {
     const attempt = await limits.reserve(email, clientIp)
     if (attempt.denied === 'busy') throw new AppError('TOO_MANY_REQUESTS', BUSY_MESSAGE)
-    if (attempt.denied) throw new AppError('TOO_MANY_REQUESTS', tooManyMessage(attempt.retryMs))
+    if (attempt.denied) {
+      throw new LockedOut(tooManyMessage(attempt.retryMs), attempt.started, attempt.retryMs)
+    }
     return attempt
   }
 

@@ -9,8 +9,10 @@ import { mediaStore } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { mailFrom } from '../schemas/brand.ts'
 import { createUploads } from '../uploads/index.ts'
+import { createActivityService } from './activity.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
+import { createSiteService } from './site.ts'
 import { createVideosService } from './videos.ts'
 
 export function createServices(config: Config, database: Database, queue: MediaQueue) {
@@ -30,6 +32,10 @@ export function createServices(config: Config, database: Database, queue: MediaQ
     media,
     uploads,
     videos: createVideosService({ db: database.db, store: media, uploads: uploads.tus, queue }),
+    /** The public page's editable content and its images (issue 16). */
+    site: createSiteService({ db: database.db, store: media }),
+    /** The append-only record of what admins did (issue 16). */
+    activity: createActivityService(database.db),
   }
 }
 

@@ -10,6 +10,7 @@ import {
 } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
 import { documentTitle } from '../../../src/schemas/brand.ts'
+import { ActivityPage } from './activity/ActivityPage.tsx'
 import { AdminsPage } from './admins/AdminsPage.tsx'
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage.tsx'
 import { MissingResetToken, ResetPasswordPage } from './auth/ResetPasswordPage.tsx'
@@ -17,6 +18,7 @@ import { safeRedirect } from './auth/redirect.ts'
 import { SignInPage } from './auth/SignInPage.tsx'
 import { DashboardLayout } from './layout/DashboardLayout.tsx'
 import { OverviewPage } from './pages/OverviewPage.tsx'
+import { SitePage } from './site/SitePage.tsx'
 import { isAuthenticated } from './stores/auth.ts'
 import { ManagePage } from './videos/ManagePage.tsx'
 import { UploadPage } from './videos/UploadPage.tsx'
@@ -145,6 +147,19 @@ const adminsRoute = createRoute({
   component: AdminsPage,
 })
 
+const siteRoute = createRoute({
+  getParentRoute: () => authedRoute,
+  path: '/dashboard/site',
+  staticData: { title: 'Site' },
+  component: SitePage,
+})
+const activityRoute = createRoute({
+  getParentRoute: () => authedRoute,
+  path: '/dashboard/activity',
+  staticData: { title: 'Activity' },
+  component: ActivityPage,
+})
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
@@ -153,7 +168,14 @@ const routeTree = rootRoute.addChildren([
   resetRoute,
   resetNoTokenRoute,
   legacyResetRoute,
-  authedRoute.addChildren([overviewRoute, uploadRoute, manageRoute, adminsRoute]),
+  authedRoute.addChildren([
+    overviewRoute,
+    uploadRoute,
+    manageRoute,
+    adminsRoute,
+    siteRoute,
+    activityRoute,
+  ]),
   unknownRoute,
 ])
 

@@ -1,7 +1,9 @@
 // About: the studio's standard, range and mission (SPEC §2).
 import { about } from './content.ts'
+import { keyed } from './keys.ts'
+import type { PublicSite } from './siteContent.ts'
 
-export function About() {
+export function About({ content }: { content: PublicSite['about'] | null }) {
   return (
     <section
       id="about"
@@ -18,16 +20,20 @@ export function About() {
         </h2>
         <div className="md:col-span-9">
           <p className="font-display text-4xl leading-[1.1] tracking-tight text-paper text-balance md:text-6xl">
-            {about.lead}
+            {content?.lead}
           </p>
           <div className="mt-12 grid gap-8 text-base leading-relaxed text-mist md:grid-cols-2 md:text-lg">
-            {about.paragraphs.map((paragraph) => (
-              <p key={paragraph}>{paragraph}</p>
+            {keyed(content?.paragraphs ?? [], (p) => p).map(([key, paragraph]) => (
+              <p key={key} className="whitespace-pre-line">
+                {paragraph}
+              </p>
             ))}
           </div>
-          <p className="mt-14 border-l-2 border-accent pl-6 font-display text-2xl leading-snug text-paper italic md:text-3xl">
-            {about.mission}
-          </p>
+          {content?.mission ? (
+            <p className="mt-14 border-l-2 border-accent pl-6 font-display text-2xl leading-snug text-paper italic md:text-3xl">
+              {content.mission}
+            </p>
+          ) : null}
         </div>
       </div>
     </section>

@@ -2,11 +2,13 @@
 import { BRAND, BrandMark } from '../brand/Brand.tsx'
 import { contact, telHref } from './content.ts'
 import { MailIcon, PhoneIcon } from './icons.tsx'
+import { keyed } from './keys.ts'
+import type { PublicSite } from './siteContent.ts'
 
 const linkClass =
   'inline-flex items-center gap-3 rounded-sm text-paper/90 transition-colors hover:text-accent focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent'
 
-export function ContactFooter() {
+export function ContactFooter({ content }: { content: PublicSite['contact'] | null }) {
   return (
     <footer
       id="contact"
@@ -22,11 +24,11 @@ export function ContactFooter() {
             >
               {contact.heading}
             </h2>
-            <p className="mt-6 max-w-sm text-mist">{contact.intro}</p>
+            {content?.intro ? <p className="mt-6 max-w-sm text-mist">{content.intro}</p> : null}
           </div>
           <ul className="grid gap-10 sm:grid-cols-2 md:col-span-7 md:pt-4">
-            {contact.team.map((person) => (
-              <li key={person.email} className="border-t border-accent/60 pt-6">
+            {keyed(content?.team ?? [], (m) => `${m.name}|${m.email}`).map(([key, person]) => (
+              <li key={key} className="border-t border-accent/60 pt-6">
                 <p className="text-[0.6875rem] font-medium tracking-[0.28em] text-accent uppercase">
                   {person.title}
                 </p>
@@ -54,7 +56,8 @@ export function ContactFooter() {
         <div className="mt-24 flex flex-col gap-4 border-t border-white/10 pt-8 text-xs tracking-wide text-mist sm:flex-row sm:items-center sm:justify-between">
           <p className="flex items-center gap-2">
             <BrandMark width={18} height={18} className="text-accent" />
-            {BRAND.name} · {contact.address}
+            {BRAND.name}
+            {content?.address ? ` · ${content.address}` : ''}
           </p>
           <p>
             © {new Date().getFullYear()} {BRAND.name}. All rights reserved.

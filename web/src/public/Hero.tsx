@@ -1,47 +1,57 @@
 // Hero: the studio's line over an art-directed image (SPEC §2: a different image below 768 px).
-import { type HeroImage, hero } from './content.ts'
 import { ArrowDownIcon } from './icons.tsx'
+import { keyed } from './keys.ts'
 import { SectionLink } from './SectionLink.tsx'
+import type { PublicSite, SiteImage } from './siteContent.ts'
 
-const srcset = (images: HeroImage[], format: 'avif' | 'webp') =>
-  images.map((image) => `${image[format]} ${image.width}w`).join(', ')
+const srcset = (image: SiteImage, type: 'image/avif' | 'image/webp') =>
+  image.files
+    .filter((file) => file.type === type)
+    .map((file) => `${file.url} ${file.width}w`)
+    .join(', ')
 
-export function Hero() {
-  const { narrow, wide } = hero.images
-  const fallback = wide[0]!
-  const words = hero.line.split(', ')
+/** The hero's content from the server; null when it could not be loaded (the frame stays). */
+export function Hero({ hero }: { hero: PublicSite['hero'] | null }) {
+  const wide = hero?.images.wide
+  const narrow = hero?.images.mobile
+  // The smallest WebP of the wide image: what a browser without <picture> support draws.
+  const fallback = wide?.files.find((file) => file.type === 'image/webp') ?? wide?.files[0]
+  const words = hero?.line ? hero.line.split(', ') : []
+  const services = hero?.services ?? []
 
   return (
     <section
       aria-labelledby="hero-heading"
       className="relative isolate flex min-h-[max(36rem,100svh)] items-end overflow-hidden bg-ink-950"
     >
-      {/* Same sources, sizes and media as the preloads in index.html, so the browser reuses them.
-          Never lazy: this is the largest paint. */}
-      <picture>
-        <source
-          media="(max-width: 767px)"
-          type="image/avif"
-          srcSet={srcset(narrow, 'avif')}
-          sizes="100vw"
-        />
-        <source
-          media="(max-width: 767px)"
-          type="image/webp"
-          srcSet={srcset(narrow, 'webp')}
-          sizes="100vw"
-        />
-        <source type="image/avif" srcSet={srcset(wide, 'avif')} sizes="100vw" />
-        <source type="image/webp" srcSet={srcset(wide, 'webp')} sizes="100vw" />
-        <img
-          src={fallback.webp}
-          alt=""
-          width={fallback.width}
-          height={Math.round((fallback.width * 9) / 16)}
-          fetchPriority="high"
-          className="absolute inset-0 -z-10 size-full object-cover object-[70%_50%] md:object-center"
-        />
-      </picture>
+      {/* Same sources, sizes and media as the preloads in index.html (for the built-in images),
+          so the browser reuses them. Never lazy: this is the largest paint. */}
+      {wide && narrow && fallback ? (
+        <picture>
+          <source
+            media="(max-width: 767px)"
+            type="image/avif"
+            srcSet={srcset(narrow, 'image/avif')}
+            sizes="100vw"
+          />
+          <source
+            media="(max-width: 767px)"
+            type="image/webp"
+            srcSet={srcset(narrow, 'image/webp')}
+            sizes="100vw"
+          />
+          <source type="image/avif" srcSet={srcset(wide, 'image/avif')} sizes="100vw" />
+          <source type="image/webp" srcSet={srcset(wide, 'image/webp')} sizes="100vw" />
+          <img
+            src={fallback.url}
+            alt=""
+            width={fallback.width}
+            height={Math.round((fallback.width * wide.height) / wide.width)}
+            fetchPriority="high"
+            className="absolute inset-0 -z-10 size-full object-cover object-[70%_50%] md:object-center"
+          />
+        </picture>
+      ) : null}
       <div
         aria-hidden="true"
         className="absolute inset-0 -z-10 bg-linear-to-t from-ink-950 via-ink-950/30 to-ink-950/10"
@@ -49,10 +59,10 @@ export function Hero() {
 
       <div className="mx-auto w-full max-w-7xl px-5 pt-32 pb-16 sm:px-8 md:pb-24">
         <p className="mb-6 flex flex-wrap gap-x-3 gap-y-1 text-[0.6875rem] font-medium tracking-[0.28em] text-mist uppercase">
-          {hero.services.map((service, index) => (
-            <span key={service} className="flex items-center gap-3">
+          {keyed(services, (s) => s).map(([key, service], index) => (
+            <span key={key} className="flex items-center gap-3">
               {service}
-              {index < hero.services.length - 1 && (
+              {index < services.length - 1 && (
                 <span aria-hidden="true" className="size-1 rounded-full bg-accent" />
               )}
             </span>
@@ -62,8 +72,8 @@ export function Hero() {
           id="hero-heading"
           className="max-w-[15ch] font-display text-[clamp(3rem,11vw,8.5rem)] leading-[0.95] tracking-[-0.02em] text-paper text-balance"
         >
-          {words.map((part, index) => (
-            <span key={part} className={index === words.length - 1 ? 'text-accent italic' : ''}>
+          {keyed(words, (w) => w).map(([key, part], index) => (
+            <span key={key} className={index === words.length - 1 ? 'text-accent italic' : ''}>
               {index < words.length - 1 ? `${part}, ` : part}
             </span>
           ))}

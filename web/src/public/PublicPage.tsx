@@ -1,12 +1,16 @@
 // The public one-page portfolio (SPEC §2): header, hero, clients, work, about, contact.
-import { startTransition, useEffect, useState } from 'react'
+import { Suspense, startTransition, use, useEffect, useState } from 'react'
 import { About } from './About.tsx'
 import { Clients } from './Clients.tsx'
 import { ContactFooter } from './ContactFooter.tsx'
 import { Header } from './Header.tsx'
 import { Hero } from './Hero.tsx'
 import { loadPublicVideos, type PublicVideo } from './publicVideos.ts'
+import { type PublicSite, publicSite } from './siteContent.ts'
 import { Work } from './Work.tsx'
+
+// Asked for as soon as this module loads (index.html's preload has it on the way already).
+const siteContent = publicSite()
 
 function usePublicVideos() {
   const [videos, setVideos] = useState<PublicVideo[]>([])
@@ -35,7 +39,23 @@ function usePublicVideos() {
 }
 
 export function PublicPage() {
+  // Started here, outside the boundary below, so the videos do not wait for the content.
   const { videos, loading } = usePublicVideos()
+  // The page draws once, with its content: no placeholder text that the real text then moves.
+  return (
+    <Suspense fallback={null}>
+      <Page content={siteContent} videos={videos} loading={loading} />
+    </Suspense>
+  )
+}
+
+function Page(props: {
+  content: Promise<PublicSite | null>
+  videos: PublicVideo[]
+  loading: boolean
+}) {
+  const { videos, loading } = props
+  const site = use(props.content)
 
   return (
     <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
@@ -47,12 +67,12 @@ export function PublicPage() {
       </a>
       <Header />
       <main id="main" tabIndex={-1} className="outline-none">
-        <Hero />
-        <Clients />
+        <Hero hero={site?.hero ?? null} />
+        <Clients clients={site?.clients ?? []} />
         <Work videos={videos} loading={loading} />
-        <About />
+        <About content={site?.about ?? null} />
       </main>
-      <ContactFooter />
+      <ContactFooter content={site?.contact ?? null} />
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { BrandName, BrandTile } from '../../brand/Brand.tsx'
 import { Icons } from '../components/ui.tsx'
 import { useDismiss } from '../lib/use-dismiss.ts'
 import { SMALL_SCREEN, useMediaQuery } from '../lib/use-media-query.ts'
+import { SiteIcons } from '../site/icons.tsx'
 import { authStore } from '../stores/auth.ts'
 import { sidebarStore } from '../stores/ui.ts'
 
@@ -13,14 +14,14 @@ const links = [
   { to: '/dashboard', label: 'Dashboard', icon: Icons.home, exact: true },
   { to: '/dashboard/upload', label: 'Upload Video', icon: Icons.upload, exact: false },
   { to: '/dashboard/manage', label: 'Manage Videos', icon: Icons.film, exact: false },
+  { to: '/dashboard/site', label: 'Site', icon: SiteIcons.globe, exact: false },
 ] as const
 
-const adminLink = {
-  to: '/dashboard/admins',
-  label: 'Admin Management',
-  icon: Icons.users,
-  exact: false,
-} as const
+// super_admin only (SPEC §2 for Admin Management; the activity log likewise).
+const superAdminLinks = [
+  { to: '/dashboard/admins', label: 'Admin Management', icon: Icons.users, exact: false },
+  { to: '/dashboard/activity', label: 'Activity', icon: SiteIcons.activity, exact: false },
+] as const
 
 export function Sidebar({ toggleRef }: { toggleRef: RefObject<HTMLButtonElement | null> }) {
   const role = authStore.use((s) => s.user?.role)
@@ -35,7 +36,7 @@ export function Sidebar({ toggleRef }: { toggleRef: RefObject<HTMLButtonElement 
     if (reason === 'escape') toggleRef.current?.focus()
   })
 
-  const items = role === 'super_admin' ? [...links, adminLink] : links
+  const items = role === 'super_admin' ? [...links, ...superAdminLinks] : links
   // Labels show when expanded on wide screens, and always inside the small-screen drawer.
   const labelClass = expanded ? '' : 'md:sr-only'
 

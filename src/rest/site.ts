@@ -1,0 +1,97 @@
+// REST paths for the site's content (issue 16) and the activity log. Like every adapter file:
+// parse, call the procedure through the caller, shape the answer.
+import { AppError } from '../errors.ts'
+import { readJson } from '../http/body.ts'
+import { AnswerCache } from '../http/response-cache.ts'
+import { markSecured, NO_STORE, withSecurityHeaders } from '../http/security-headers.ts'
+import { imageMsg, imagePurposes, siteImageLimits } from '../schemas/site.ts'
+import type { SiteService } from '../services/site.ts'
+import { ok } from './respond.ts'
+import { type RestHandler, route } from './route-table.ts'
+
+// The public content is read on every visit and changes only when an admin saves: its answer is
+// kept as bytes with an ETag until the next change, one cache per running app.
+const publicAnswers = new WeakMap<SiteService, AnswerCache>()
+const answersFor = (site: SiteService) => {
+  let cache = publicAnswers.get(site)
+  if (!cache) {
+    cache = new AnswerCache(site.version, {
+      finish: (res) => withSecurityHeaders(res, NO_STORE),
+      served: markSecured,
+    })
+    publicAnswers.set(site, cache)
+  }
+  return cache
+}
+
+const publicSite: RestHandler = ({ req, ctx, caller }) =>
+  answersFor(ctx.services.site).answer(
+    'public-site',
+    req,
+    async () => ok({ site: await caller.site.public() }),
+    'public, max-age=0, must-revalidate',
+  )
+
+/** The body, at most `limit` bytes whatever Content-Length claims (413 beyond). */
+async function readBytes(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', imageMsg.tooLarge, 'file')
+  if (Number(req.headers.get('content-length') ?? 0) > limit) throw tooLarge()
+  if (!req.body) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of req.body) {
+    size += chunk.byteLength
+    if (size > limit) throw tooLarge()
+    chunks.push(chunk)
+  }
+  return new Uint8Array(Buffer.concat(chunks))
+}
+
+/**
+ * The image is the raw body, or the `file` field of a multipart body. Either is read within the
+ * size limit first (plus room for multipart's framing), so no body is ever buffered past it.
+ */
+const addImage: RestHandler = async ({ req, ctx, caller }) => {
+  // Not an authorisation decision (the procedure makes it): only "do not read a body that will
+  // be refused anyway".
+  if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
+  const purpose = new URL(req.url).searchParams.get('purpose')
+  if (!imagePurposes.some((p) => p === purpose)) {
+    throw new AppError('BAD_REQUEST', imageMsg.purpose, 'purpose')
+  }
+  const type = req.headers.get('content-type') ?? ''
+  let bytes: Uint8Array<ArrayBuffer>
+  if (/^multipart\/form-data/i.test(type)) {
+    const body = await readBytes(req, siteImageLimits.bytes + 64 * 1024)
+    const form = await new Response(body, { headers: { 'content-type': type } })
+      .formData()
+      .catch(() => {
+        throw new AppError('BAD_REQUEST', 'The multipart body could not be read', 'file')
+      })
+    const file = form.get('file')
+    if (!(file instanceof Blob)) throw new AppError('BAD_REQUEST', 'Choose an image file', 'file')
+    bytes = new Uint8Array(await file.arrayBuffer())
+  } else {
+    bytes = await readBytes(req, siteImageLimits.bytes)
+  }
+  if (bytes.byteLength === 0) throw new AppError('BAD_REQUEST', 'Choose an image file', 'file')
+  return ok(await caller.site.addImage({ purpose: purpose as never, bytes }), 201)
+}
+
+const query = (req: Request) => Object.fromEntries(new URL(req.url).searchParams)
+
+export const siteRoutes = [
+  route('GET', '/api/public/site', publicSite),
+  route('GET', '/api/site', async ({ caller }) => ok(await caller.site.get())),
+  route('PUT', '/api/site', async ({ req, caller }) =>
+    ok(await caller.site.save((await readJson(req)) as never)),
+  ),
+  route('POST', '/api/site/undo', async ({ req, caller }) =>
+    ok(await caller.site.undo((await readJson(req)) as never)),
+  ),
+  route('POST', '/api/site/images', addImage),
+  route('GET', '/api/activity', async ({ req, caller }) =>
+    ok(await caller.activity.list(query(req) as never)),
+  ),
+  route('GET', '/api/activity/people', async ({ caller }) => ok(await caller.activity.people())),
+]

@@ -1,0 +1,313 @@
+// The public page's editable content (issue 16 item 1): versions, undo and the site's images.
+// Every save is a new row of site_versions and the newest is current; undo restores the one
+// before as a new row, so it is itself undoable and on the record. Reads are cached until the
+// next change (one process owns the writes), and `version()` lets the REST adapter keep the
+// public answer as bytes with an ETag.
+import { rm } from 'node:fs/promises'
+import { and, desc, inArray, lt, notInArray, sql } from 'drizzle-orm'
+import { siteImages, siteVersions } from '../../db/schema.ts'
+import type { Db } from '../database.ts'
+import { AppError } from '../errors.ts'
+import { convertImage } from '../media/images.ts'
+import {
+  addHolder,
+  adopt,
+  flushStore,
+  type MediaStore,
+  mediaUrl,
+  removeNames,
+} from '../media/store.ts'
+import {
+  type ImagePurpose,
+  imageMsg,
+  type PublicSite,
+  type SiteContent,
+  type SiteImage,
+  type SiteSection,
+  siteMsg,
+} from '../schemas/site.ts'
+import { ReadCache } from './read-cache.ts'
+import { builtinImages, defaultContent } from './site-defaults.ts'
+
+/** A version as stored: the content and every image it names, so it restores on its own. */
+type Stored = { content: SiteContent; images: Record<string, SiteImage> }
+
+export type SiteChange = { at: string; by: string | null; kind: 'save' | 'undo'; changed: string[] }
+
+export type SiteState = {
+  /** The current version's id; 0 while the instance still shows the built-in defaults. */
+  version: number
+  content: SiteContent
+  /** Every image the content names, by id (the dashboard previews them). */
+  images: Record<string, SiteImage>
+  lastChange: SiteChange | null
+  canUndo: boolean
+}
+
+type Actor = { id: string; username: string }
+
+/** Unsaved uploads are kept this long before the clean-up may take them. */
+const UPLOAD_GRACE = sql`interval '1 day'`
+
+const BUILTIN_PREFIX: Record<ImagePurpose, string> = {
+  heroWide: 'builtin:hero-wide',
+  heroMobile: 'builtin:hero-mobile',
+  logo: 'builtin:logo-',
+}
+
+const builtinStored = (): Stored => ({
+  content: defaultContent,
+  images: Object.fromEntries(imageIdsOf(defaultContent).map((id) => [id, builtinImages.get(id)!])),
+})
+
+function imageIdsOf(content: SiteContent): string[] {
+  return [
+    ...new Set([
+      content.hero.wideImage,
+      content.hero.mobileImage,
+      ...content.clients.map((c) => c.logo),
+    ]),
+  ]
+}
+
+// Deep, key-order-blind: jsonb gives keys back in its own order.
+const same = (a: unknown, b: unknown) => Bun.deepEquals(a, b)
+
+/** Which sections differ between two versions, in the page's order. */
+export function changedSections(before: SiteContent, after: SiteContent): SiteSection[] {
+  const out: SiteSection[] = []
+  if (before.hero.line !== after.hero.line) out.push('heroLine')
+  if (!same(before.hero.services, after.hero.services)) out.push('services')
+  if (
+    before.hero.wideImage !== after.hero.wideImage ||
+    before.hero.mobileImage !== after.hero.mobileImage
+  )
+    out.push('heroImages')
+  if (!same(before.clients, after.clients)) out.push('clients')
+  if (!same(before.about, after.about)) out.push('about')
+  if (!same(before.contact, after.contact)) out.push('contact')
+  return out
+}
+
+export function toPublicSite({ content, images }: Stored): PublicSite {
+  const image = (id: string) => images[id]!
+  return {
+    hero: {
+      line: content.hero.line,
+      services: content.hero.services,
+      images: { wide: image(content.hero.wideImage), mobile: image(content.hero.mobileImage) },
+    },
+    clients: content.clients.map((c) => ({ name: c.name, logo: image(c.logo) })),
+    about: content.about,
+    contact: content.contact,
+  }
+}
+
+const versionColumns = {
+  id: siteVersions.id,
+  content: siteVersions.content,
+  kind: siteVersions.kind,
+  changed: siteVersions.changed,
+  createdByName: siteVersions.createdByName,
+  createdAt: siteVersions.createdAt,
+}
+
+export function createSiteService(deps: { db: Db; store: MediaStore }) {
+  const { db, store } = deps
+  const reads = new ReadCache(4)
+
+  // The start-up sweep of the media store keeps every file a site_images row names.
+  addHolder(store, async () =>
+    (await db.select({ names: siteImages.names }).from(siteImages)).flatMap((r) => r.names),
+  )
+
+  type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+  /** The newest two versions (current, and the one undo would restore). */
+  const newestTwo = (q: Db | Tx) =>
+    q.select(versionColumns).from(siteVersions).orderBy(desc(siteVersions.id)).limit(2)
+
+  /** Serialises every change of the site's content (reads are not blocked). */
+  const lock = (tx: Tx) => tx.execute(sql`lock table site_versions in exclusive mode`)
+
+  async function loadState(): Promise<SiteState> {
+    const [current, previous] = await newestTwo(db)
+    const stored = current ? (current.content as Stored) : builtinStored()
+    return {
+      version: current?.id ?? 0,
+      content: stored.content,
+      images: stored.images,
+      lastChange:
+        current && current.kind !== 'default'
+          ? {
+              at: current.createdAt.toISOString(),
+              by: current.createdByName,
+              kind: current.kind,
+              changed: current.changed,
+            }
+          : null,
+      canUndo: previous !== undefined,
+    }
+  }
+
+  async function loadPublic(): Promise<PublicSite> {
+    const state = await reads.get('state', loadState)
+    return toPublicSite(state)
+  }
+
+  /** The images `content` names, built-in or uploaded for the same purpose; others refused. */
+  async function resolveImages(tx: Tx, content: SiteContent) {
+    const uploaded = imageIdsOf(content).filter((id) => !id.startsWith('builtin:'))
+    const rows = uploaded.length
+      ? await tx
+          .select({ id: siteImages.id, purpose: siteImages.purpose, image: siteImages.image })
+          .from(siteImages)
+          .where(inArray(siteImages.id, uploaded))
+      : []
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    const images: Record<string, SiteImage> = {}
+    const take = (id: string, purpose: ImagePurpose, field: string) => {
+      const image = id.startsWith('builtin:')
+        ? id.startsWith(BUILTIN_PREFIX[purpose])
+          ? builtinImages.get(id)
+          : undefined
+        : byId.get(id)?.purpose === purpose
+          ? (byId.get(id)?.image as SiteImage)
+          : undefined
+      if (!image) throw new AppError('BAD_REQUEST', imageMsg.notAvailable, field)
+      images[id] = image
+    }
+    take(content.hero.wideImage, 'heroWide', 'hero')
+    take(content.hero.mobileImage, 'heroMobile', 'hero')
+    for (const client of content.clients) take(client.logo, 'logo', 'clients')
+    return images
+  }
+
+  /**
+   * Removes uploaded images neither the current nor the previous version names (so undo can
+   * always bring back what it restores), once they are older than the upload grace.
+   */
+  async function cleanUp(): Promise<void> {
+    const gone = await db.transaction(async (tx) => {
+      await lock(tx)
+      const keep = (await newestTwo(tx)).flatMap((v) => Object.keys((v.content as Stored).images))
+      const uploadedKeep = keep.filter((id) => !id.startsWith('builtin:'))
+      return tx
+        .delete(siteImages)
+        .where(
+          and(
+            lt(siteImages.createdAt, sql`now() - ${UPLOAD_GRACE}`),
+            uploadedKeep.length ? notInArray(siteImages.id, uploadedKeep) : undefined,
+          ),
+        )
+        .returning({ names: siteImages.names })
+    })
+    await removeNames(
+      store,
+      gone.flatMap((r) => r.names),
+    )
+  }
+
+  return {
+    /** The current content, for the dashboard. */
+    current: () => reads.get('state', loadState),
+
+    /** What visitors see (GET /api/public/site; later the server-rendered page). */
+    publicSite: () => reads.get('public', loadPublic),
+
+    /** Moves with every change of the content. */
+    version: () => reads.version,
+
+    /** Forgets cached reads; for writes that bypass this service (tests emptying tables). */
+    invalidate: () => reads.invalidate(),
+
+    /**
+     * Saves `content` as the new current version, made from `baseVersion` (409 when another save
+     * came first). Unchanged content makes no version. Answers the new state and what changed.
+     */
+    async save(actor: Actor, baseVersion: number, content: SiteContent) {
+      const changed = await db.transaction(async (tx) => {
+        await lock(tx)
+        const [newest] = await newestTwo(tx)
+        if ((newest?.id ?? 0) !== baseVersion) throw new AppError('CONFLICT', siteMsg.stale)
+        const before = newest ? (newest.content as Stored) : builtinStored()
+        const sections = changedSections(before.content, content)
+        if (sections.length === 0) return sections
+        const images = await resolveImages(tx, content)
+        if (!newest) await tx.insert(siteVersions).values({ content: before, kind: 'default' })
+        await tx.insert(siteVersions).values({
+          content: { content, images } satisfies Stored,
+          kind: 'save',
+          changed: sections,
+          createdBy: actor.id,
+          createdByName: actor.username,
+        })
+        return sections
+      })
+      if (changed.length > 0) {
+        reads.invalidate()
+        await cleanUp()
+      }
+      return { ...(await reads.get('state', loadState)), changed }
+    },
+
+    /** Restores the version before the current one, as a new version. */
+    async undo(actor: Actor, baseVersion: number) {
+      const result = await db.transaction(async (tx) => {
+        await lock(tx)
+        const [current, previous] = await newestTwo(tx)
+        if ((current?.id ?? 0) !== baseVersion) throw new AppError('CONFLICT', siteMsg.stale)
+        if (!current || !previous) throw new AppError('BAD_REQUEST', siteMsg.nothingToUndo)
+        const restored = previous.content as Stored
+        const changed = changedSections((current.content as Stored).content, restored.content)
+        await tx.insert(siteVersions).values({
+          content: restored,
+          kind: 'undo',
+          restoredFrom: previous.id,
+          changed,
+          createdBy: actor.id,
+          createdByName: actor.username,
+        })
+        return { changed, restoredFrom: previous.id }
+      })
+      reads.invalidate()
+      await cleanUp()
+      return { ...(await reads.get('state', loadState)), ...result }
+    },
+
+    /**
+     * Converts an uploaded image for `purpose` and keeps its files in the media store; a save
+     * that names it makes it part of the page. Nothing is stored when the image is refused.
+     */
+    async addImage(actor: Actor, purpose: ImagePurpose, bytes: Uint8Array): Promise<SiteImage> {
+      const converted = await convertImage(purpose, bytes, store.tmpDir)
+      const names: string[] = []
+      try {
+        for (const file of converted.files) names.push(await adopt(store, file.path, file.type))
+        await flushStore(store)
+        const id = crypto.randomUUID()
+        const image: SiteImage = {
+          id,
+          width: converted.width,
+          height: converted.height,
+          files: converted.files.map((file, i) => ({
+            url: mediaUrl(names[i]!),
+            width: file.width,
+            type: file.type,
+          })),
+        }
+        await db.insert(siteImages).values({ id, purpose, image, names, createdBy: actor.id })
+        return image
+      } catch (error) {
+        await removeNames(store, names)
+        throw error
+      } finally {
+        await Promise.all(converted.files.map((f) => rm(f.path, { force: true })))
+      }
+    },
+
+    cleanUp,
+  }
+}
+
+export type SiteService = ReturnType<typeof createSiteService>

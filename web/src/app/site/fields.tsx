@@ -1,0 +1,96 @@
+// Form pieces of the Site page: a labelled textarea, and the small icon buttons of its lists.
+import { forwardRef, type ReactNode, type TextareaHTMLAttributes, useId } from 'react'
+import { buttonStyles, FieldError, Icons, inputStyles } from '../components/ui.tsx'
+
+type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: string
+  error?: string
+  labelHidden?: boolean
+}
+
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField(
+  { label, error, labelHidden, id, className = '', rows = 3, ...rest },
+  ref,
+) {
+  const autoId = useId()
+  const inputId = id ?? autoId
+  return (
+    <div className={className}>
+      <label
+        htmlFor={inputId}
+        className={labelHidden ? 'sr-only' : 'mb-1 block font-medium text-sm'}
+      >
+        {label}
+      </label>
+      <textarea
+        ref={ref}
+        id={inputId}
+        rows={rows}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${inputId}-error` : undefined}
+        className={`${inputStyles} resize-y`}
+        {...rest}
+      />
+      <FieldError id={`${inputId}-error`} message={error} />
+    </div>
+  )
+})
+
+export function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-red-600 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-red-400 dark:hover:bg-red-950"
+    >
+      <Icons.trash />
+    </button>
+  )
+}
+
+export function AddButton({
+  children,
+  onClick,
+  disabled,
+}: {
+  children: ReactNode
+  onClick: () => void
+  disabled?: boolean
+}) {
+  return (
+    <button type="button" className={buttonStyles.ghost} onClick={onClick} disabled={disabled}>
+      <Icons.plus className="size-4" /> {children}
+    </button>
+  )
+}
+
+/** A card section of the form with its heading. */
+export function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string
+  description?: string
+  children: ReactNode
+}) {
+  const id = useId()
+  return (
+    <section
+      aria-labelledby={id}
+      className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm sm:p-6 dark:border-ink-700 dark:bg-ink-900"
+    >
+      <h2 id={id} className="font-semibold text-lg">
+        {title}
+      </h2>
+      {description ? (
+        <p className="mt-0.5 mb-4 text-sm text-zinc-500 dark:text-zinc-400">{description}</p>
+      ) : (
+        <div className="mb-4" />
+      )}
+      <div className="space-y-5">{children}</div>
+    </section>
+  )
+}

@@ -1,0 +1,56 @@
+// Sends a site image to POST /api/site/images (a file is a body of bytes, not a tRPC call) with
+// the session's token, and reads the converted image or the server's message.
+import type { ImagePurpose, SiteImage } from '../../../../src/schemas/site.ts'
+import { imageMsg, siteImageLimits } from '../../../../src/schemas/site.ts'
+import { handleUnauthorized, trackCall } from '../lib/session.ts'
+import { authStore } from '../stores/auth.ts'
+
+const accepted: Record<ImagePurpose, string[]> = {
+  heroWide: ['image/jpeg', 'image/png', 'image/webp'],
+  heroMobile: ['image/jpeg', 'image/png', 'image/webp'],
+  logo: ['image/jpeg', 'image/png', 'image/webp', 'image/svg+xml'],
+}
+
+/** The file input's `accept` for a purpose. */
+export const acceptFor = (purpose: ImagePurpose) => accepted[purpose].join(',')
+
+/** Early feedback from what the browser says of the file; the server decides from its bytes. */
+export function imageFileError(purpose: ImagePurpose, file: File): string | null {
+  if (file.type && !accepted[purpose].includes(file.type)) {
+    return purpose === 'logo' ? imageMsg.logoType : imageMsg.heroType
+  }
+  if (file.size > siteImageLimits.bytes) return imageMsg.tooLarge
+  return null
+}
+
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message)
+  }
+}
+
+export async function uploadSiteImage(purpose: ImagePurpose, file: File): Promise<SiteImage> {
+  const { token } = authStore.get()
+  const done = trackCall(token)
+  try {
+    const res = await fetch(`/api/site/images?purpose=${purpose}`, {
+      method: 'POST',
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      body: file,
+    })
+    const body = (await res.json().catch(() => null)) as {
+      data?: { image?: SiteImage }
+      message?: string
+    } | null
+    if (res.status === 401) handleUnauthorized(token)
+    if (!res.ok || !body?.data?.image) {
+      throw new UploadError(body?.message ?? 'Failed to upload the image', res.status)
+    }
+    return body.data.image
+  } finally {
+    done()
+  }
+}
