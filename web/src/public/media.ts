@@ -22,3 +22,15 @@ export async function playWithSoundIfAllowed(video: HTMLVideoElement): Promise<v
     await video.play()
   }
 }
+
+/**
+ * Hover previews play only where there is a real hover (a mouse on a desktop-sized screen) and
+ * the visitor has not asked for less motion.
+ */
+export function canPreviewOnHover(): boolean {
+  return (
+    window.matchMedia('(hover: hover) and (pointer: fine)').matches &&
+    !window.matchMedia('(prefers-reduced-motion: reduce)').matches &&
+    !isMobileViewport()
+  )
+}

@@ -3,7 +3,21 @@ import type { inferRouterOutputs } from '@trpc/server'
 import type { AppRouter } from '../../../src/routers/index.ts'
 
 /** The server's public video shape (types only: nothing of the server enters the bundle). */
-export type PublicVideo = inferRouterOutputs<AppRouter>['videos']['publicList']['videos'][number]
+type ServerPublicVideo = inferRouterOutputs<AppRouter>['videos']['publicList']['videos'][number]
+
+// TODO(pcore merge): the answer fields of issue 12's contract, until the server's types carry them.
+type PublicStreams = {
+  status: 'queued' | 'processing' | 'ready' | 'failed'
+  duration: number | null
+  width: number | null
+  height: number | null
+  hlsUrl: string | null
+  mp4Url: string | null
+  previewUrl: string | null
+}
+export type PublicVideo = ServerPublicVideo & PublicStreams
+
+const STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
 
 const RETRY_DELAYS_MS = [500, 1500] // SPEC §7: two retries
 
@@ -14,6 +28,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function toVideo(value: unknown): PublicVideo | null {
   if (!isRecord(value)) return null
   const { _id, title, description, videoUrl, thumbnailUrl, brandLogoUrl, createdAt } = value
+  const { status, duration, width, height, hlsUrl, mp4Url, previewUrl } = value
   // A tile needs something to show and something to play; anything else is skipped, not fatal.
   if (typeof _id !== 'string' || typeof videoUrl !== 'string' || typeof thumbnailUrl !== 'string') {
     return null
@@ -27,7 +42,23 @@ function toVideo(value: unknown): PublicVideo | null {
     thumbnailUrl,
     brandLogoUrl: typeof brandLogoUrl === 'string' ? brandLogoUrl : '',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
+    // Streams (issue 12): a tile plays what is there and falls back to `videoUrl` otherwise.
+    status: STATUSES.find((s) => s === status) ?? 'queued',
+    duration: numberOrNull(duration),
+    width: numberOrNull(width),
+    height: numberOrNull(height),
+    hlsUrl: urlOrNull(hlsUrl),
+    mp4Url: urlOrNull(mp4Url),
+    previewUrl: urlOrNull(previewUrl),
   }
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null
+}
+
+function urlOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value ? value : null
 }
 
 export function parsePublicVideos(body: unknown): PublicVideo[] {

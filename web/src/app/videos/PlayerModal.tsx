@@ -1,10 +1,19 @@
 // Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
-
-import type { Video } from '../api.ts'
+// Ready videos play their stream (hls.js with the public tiles' settings), others the master.
+import { useRef } from 'react'
+import { useAttachedStream } from '../../player/use-stream.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { Icons } from '../components/ui.tsx'
+import type { ManagedVideo } from './processing.ts'
 
-export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
+export function PlayerModal({ video, onClose }: { video: ManagedVideo; onClose: () => void }) {
+  const videoRef = useRef<HTMLVideoElement>(null)
+  // Until processing is done the streams are null and the master plays, as before issue 12.
+  useAttachedStream(videoRef, {
+    videoUrl: video.videoUrl,
+    hlsUrl: video.status === 'ready' ? video.hlsUrl : null,
+    mp4Url: video.status === 'ready' ? video.mp4Url : null,
+  })
   return (
     <Dialog
       title={video.title}
@@ -30,7 +39,7 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
         <div className="flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
           {/* biome-ignore lint/a11y/useMediaCaption: portfolio reels have no caption tracks */}
           <video
-            src={video.videoUrl}
+            ref={videoRef}
             poster={video.thumbnailUrl}
             autoPlay
             controls
