@@ -1,6 +1,19 @@
 // The database schema. Every change here is followed by `bun run db:generate` (a new migration).
 import { sql } from 'drizzle-orm'
-import { bigint, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import { videoStatuses } from '../src/schemas/video.ts'
 
 export const admins = pgTable(
   'admins',
@@ -48,6 +61,14 @@ export const passwordResetTokens = pgTable(
   (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
 )
 
+/**
+ * Numbers the media pipeline's writes to `videos` (status, progress, outputs). Each such write
+ * sets the row's `media_revision` from it, so a server can notice another process's changes by
+ * polling `count(*)` and `sum(media_revision)`: a committed write always moves the sum, and an
+ * uncommitted one is not seen (src/processing/changes.ts).
+ */
+export const videoMediaRevision = pgSequence('video_media_revision')
+
 export const videos = pgTable(
   'videos',
   {
@@ -63,6 +84,25 @@ export const videos = pgTable(
     brandLogoKey: text('brand_logo_key').notNull(),
     brandLogoType: text('brand_logo_type').notNull(),
     brandLogoSize: bigint('brand_logo_size', { mode: 'number' }).notNull(),
+    // The media pipeline (issue 12). A new or replaced video file starts `queued` again; progress
+    // writes never touch `updated_at` (SPEC's "Updated" is the edit time).
+    status: text('status', { enum: videoStatuses }).notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    /** Seconds. */
+    duration: real('duration'),
+    /** Displayed size (rotation applied); null until probed. */
+    width: integer('width'),
+    height: integer('height'),
+    frameRate: real('frame_rate'),
+    videoCodec: text('video_codec'),
+    audioCodec: text('audio_codec'),
+    /** Bits per second of the master. */
+    bitrate: integer('bitrate'),
+    /** The folder under DATA_DIR/media holding the streams, MP4 and preview of the last run. */
+    streamsKey: text('streams_key'),
+    /** Why processing failed, in words an admin can act on. */
+    processingError: text('processing_error'),
+    mediaRevision: bigint('media_revision', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -70,6 +110,11 @@ export const videos = pgTable(
     uniqueIndex('videos_title_lower_idx').on(sql`lower(${t.title})`),
     // Newest first with a stable tie-breaker for pagination.
     index('videos_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    check(
+      'videos_status_check',
+      sql`${t.status} in (${sql.raw(videoStatuses.map((s) => `'${s}'`).join(', '))})`,
+    ),
+    check('videos_progress_check', sql`${t.progress} between 0 and 100`),
   ],
 )
 

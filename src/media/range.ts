@@ -31,10 +31,15 @@ export function parseRange(
 }
 
 // Stored names change whenever content changes, so a year of immutable caching is safe.
-const IMMUTABLE = 'public, max-age=31536000, immutable'
+export const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** Answers a GET or HEAD for the file at `path`; 404 when it is not there. */
-export async function serveFile(request: Request, path: string, type: string): Promise<Response> {
+export async function serveFile(
+  request: Request,
+  path: string,
+  type: string,
+  cacheControl = IMMUTABLE,
+): Promise<Response> {
   const info = await stat(path).catch(() => undefined)
   if (!info?.isFile()) return new Response('Not found', { status: 404 })
   const size = info.size
@@ -42,7 +47,7 @@ export async function serveFile(request: Request, path: string, type: string): P
   const headers = new Headers({
     'Content-Type': type,
     'Accept-Ranges': 'bytes',
-    'Cache-Control': IMMUTABLE,
+    'Cache-Control': cacheControl,
     'X-Content-Type-Options': 'nosniff',
     ETag: etag,
   })

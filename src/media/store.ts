@@ -1,6 +1,7 @@
-// The media store: verified files under DATA_DIR/media, named by generated ids, never by a client.
+// The media store: verified files under DATA_DIR/media, named by generated ids, never by a client,
+// and the folders of derived outputs (streams, MP4, preview) the media pipeline writes beside them.
 import { constants } from 'node:fs'
-import { copyFile, link, mkdir, open, readdir, rm, unlink } from 'node:fs/promises'
+import { copyFile, link, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { MediaType } from '../schemas/file-rules.ts'
 
@@ -47,9 +48,94 @@ export function pathOfName(store: MediaStore, name: string): string | undefined 
 
 export const mediaUrl = (name: string) => `/media/${name}`
 
+const randomHex = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
+
 function newName(type: MediaType): string {
-  const id = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
-  return `${id}.${EXTENSIONS[type]}`
+  return `${randomHex()}.${EXTENSIONS[type]}`
+}
+
+// Derived outputs: one folder per processing run, named by 128 random bits like the files (a
+// reprocess makes a new folder, so every URL inside one can be cached immutable). The folder is
+// written under `.partial-<job id>` and renamed into place only once complete.
+const FOLDER_RE = /^[0-9a-f]{32}$/
+const PARTIAL_PREFIX = '.partial-'
+const JOB_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** The files at a derived folder's top (src/processing/transcode.ts writes them). */
+export const DERIVED_FILES = { master: 'master.m3u8', mp4: 'video.mp4', preview: 'preview.mp4' }
+
+// Inside a folder: the top files, and one level of renditions (`1080p`…`360p`, a source-sized
+// rung such as `240p`, and `audio`) holding a playlist, init segments and media segments. Each
+// level has its own pattern, so no request can name anything else (no `..`, no dot files).
+const TOP_FILE_RE = /^(master\.m3u8|video\.mp4|preview\.mp4)$/
+const RENDITION_RE = /^(audio|\d{2,4}p)$/
+const RENDITION_FILE_RE = /^(index\.m3u8|init(_\d{1,2})?\.mp4|seg_\d{3,6}\.m4s)$/
+
+const PLAYLIST = 'application/vnd.apple.mpegurl'
+const DERIVED_TYPES: Record<string, string> = {
+  m3u8: PLAYLIST,
+  m4s: 'video/iso.segment',
+  mp4: 'video/mp4',
+}
+
+export const newFolderName = randomHex
+
+export const isFolderName = (name: string) => FOLDER_RE.test(name)
+
+/** URLs of a derived folder's outputs, as the video answers carry them. */
+export const streamsUrls = (folder: string) => ({
+  hls: `/media/${folder}/${DERIVED_FILES.master}`,
+  mp4: `/media/${folder}/${DERIVED_FILES.mp4}`,
+  preview: `/media/${folder}/${DERIVED_FILES.preview}`,
+})
+
+/**
+ * A derived file's path and type from the parts of a URL after /media/ (folder, then one or two
+ * names); undefined for anything the pipeline does not write.
+ */
+export function derivedFile(
+  store: MediaStore,
+  parts: string[],
+): { path: string; type: string } | undefined {
+  const [folder = '', first = '', second] = parts
+  if (!FOLDER_RE.test(folder) || parts.length > 3) return undefined
+  const ok =
+    second === undefined
+      ? TOP_FILE_RE.test(first)
+      : RENDITION_RE.test(first) && RENDITION_FILE_RE.test(second)
+  if (!ok) return undefined
+  const file = second ?? first
+  const type = DERIVED_TYPES[file.slice(file.lastIndexOf('.') + 1)]
+  return type ? { path: join(store.dir, ...parts), type } : undefined
+}
+
+/** Where one job writes its outputs until they are complete (same file system: renamed in). */
+export function partialDir(store: MediaStore, jobId: string): string {
+  if (!JOB_ID_RE.test(jobId)) throw new Error(`not a job id: ${jobId}`)
+  return join(store.dir, `${PARTIAL_PREFIX}${jobId}`)
+}
+
+/** The job id of a `.partial-<job id>` entry, or undefined for any other name. */
+export function partialJobId(name: string): string | undefined {
+  if (!name.startsWith(PARTIAL_PREFIX)) return undefined
+  const id = name.slice(PARTIAL_PREFIX.length)
+  return JOB_ID_RE.test(id) ? id : undefined
+}
+
+/** Renames a complete partial folder into place under a new folder name; returns the name. */
+export async function publishFolder(store: MediaStore, partial: string): Promise<string> {
+  const folder = newFolderName()
+  await rename(partial, join(store.dir, folder))
+  return folder
+}
+
+/** Removes derived folders; names that are not folder names are ignored, missing ones too. */
+export async function removeFolders(store: MediaStore, names: Iterable<string>): Promise<void> {
+  await Promise.all(
+    [...names]
+      .filter((name) => FOLDER_RE.test(name))
+      .map((name) => rm(join(store.dir, name), { recursive: true, force: true })),
+  )
 }
 
 async function fsync(path: string): Promise<void> {
@@ -114,13 +200,20 @@ export async function listNames(store: MediaStore): Promise<string[]> {
 }
 
 /**
- * Start-up clean-up: removes every file in the store that no row names (taken in by a change a
- * crash stopped before its row committed, whose upload still holds the bytes, or left by a crash
- * before a delete's removal ran), and empties the scratch space. Returns the names removed.
+ * Start-up clean-up: removes every entry of the store not in `keep` (a file or derived folder no
+ * row names: taken in by a change a crash stopped before its row committed, left by a crash
+ * before a delete's removal ran; a `.partial-*` folder of a job that will not resume), and
+ * empties the scratch space. Returns the names removed. `keep` may be computed from the names
+ * listed, after the listing: an entry made later is then never judged on rows read before it.
  */
-export async function sweep(store: MediaStore, referenced: ReadonlySet<string>): Promise<string[]> {
+export async function sweep(
+  store: MediaStore,
+  keep: ReadonlySet<string> | ((listed: string[]) => Promise<ReadonlySet<string>>),
+): Promise<string[]> {
   await ensureDirs(store)
-  const orphans = (await listNames(store)).filter((name) => !referenced.has(name))
+  const listed = await listNames(store)
+  const kept = typeof keep === 'function' ? await keep(listed) : keep
+  const orphans = listed.filter((name) => !kept.has(name))
   await Promise.all(
     orphans.map((name) => rm(join(store.dir, name), { recursive: true, force: true })),
   )

@@ -143,6 +143,9 @@ export const videoRoutes = [
       }),
     )
   }),
+  route('POST', '/api/videos/:id/retry', async ({ caller, params }) =>
+    ok(await caller.videos.retry({ id: params.id! })),
+  ),
   route('PUT', '/api/videos/:id/update-all', updateAll),
   route('PUT', '/api/videos/:id/video', replaceOne('video')),
   route('PUT', '/api/videos/:id/thumbnail', replaceOne('thumbnail')),

@@ -40,6 +40,11 @@ export const videosRouter = router({
     video: await ctx.services.videos.update(ctx.session.user._id, input),
   })),
 
+  /** A failed video back to the queue (the Manage page's Retry). */
+  retry: authedProcedure.input(byId).mutation(async ({ ctx, input }) => ({
+    video: await ctx.services.videos.retry(input.id),
+  })),
+
   delete: authedProcedure.input(byId).mutation(async ({ ctx, input }) => ({
     deleted: await ctx.services.videos.remove(input.id),
   })),

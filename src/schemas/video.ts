@@ -72,3 +72,10 @@ export const videoIdSchema = z
 /** The edit call with a lenient id (see videoIdSchema). */
 export const editVideoSchema = updateVideoSchema.extend({ id: videoIdSchema })
 export type EditVideoInput = z.input<typeof editVideoSchema>
+
+/** Where a video is in the media pipeline (ARCHITECTURE.md "Processing"). */
+export const videoStatuses = ['queued', 'processing', 'ready', 'failed'] as const
+export type VideoStatus = (typeof videoStatuses)[number]
+
+/** Retry (dashboard and `POST /api/videos/:id/retry`) applies to a failed video only. */
+export const retryNotFailed = 'Only a video whose processing failed can be retried'

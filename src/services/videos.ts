@@ -2,14 +2,15 @@
 // Order of work is the integrity rule: claim and verify uploads, link their files into the store,
 // write the row, then release the uploads; old files are removed only after the change that
 // dropped them has committed. A crash anywhere leaves the uploads usable or the change made.
-import { count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
-import { type MediaStore, mediaUrl, removeNames, sweep } from '../media/store.ts'
+import { type MediaStore, mediaUrl, removeNames, streamsUrls, sweep } from '../media/store.ts'
 import type { FileKind } from '../schemas/file-rules.ts'
 import { msg } from '../schemas/messages.ts'
+import { retryNotFailed, type VideoStatus } from '../schemas/video.ts'
 import { type Adopted, type UploadIds, withUploads } from '../uploads/intake.ts'
 import type { TusEndpoint } from '../uploads/tus.ts'
 import { ReadCache } from './read-cache.ts'
@@ -18,13 +19,46 @@ export type VideoView = {
   _id: string
   title: string
   description: string
+  /** The master as uploaded (admins keep it; visitors get it only until streams exist). */
   videoUrl: string
   thumbnailUrl: string
   brandLogoUrl: string
   createdAt: string
   updatedAt: string
+  status: VideoStatus
+  /** 0–100 while processing; 100 once ready. */
+  progress: number
+  /** Seconds; null until probed. */
+  duration: number | null
+  /** Displayed size; null until probed. */
+  width: number | null
+  height: number | null
+  /** Null until the video's streams exist. */
+  hlsUrl: string | null
+  mp4Url: string | null
+  previewUrl: string | null
+  /** Why processing failed, when it did. */
+  error: string | null
 }
-export type PublicVideoView = Omit<VideoView, 'updatedAt'>
+
+/** What the public page needs: no edit time, no progress, and the master only until streams exist. */
+export type PublicVideoView = Pick<
+  VideoView,
+  | '_id'
+  | 'title'
+  | 'description'
+  | 'videoUrl'
+  | 'thumbnailUrl'
+  | 'brandLogoUrl'
+  | 'createdAt'
+  | 'status'
+  | 'duration'
+  | 'width'
+  | 'height'
+  | 'hlsUrl'
+  | 'mp4Url'
+  | 'previewUrl'
+>
 
 // The columns each file kind lives in.
 const COLUMNS = {
@@ -46,10 +80,20 @@ const viewColumns = {
   brandLogoKey: videos.brandLogoKey,
   createdAt: videos.createdAt,
   updatedAt: videos.updatedAt,
+  status: videos.status,
+  progress: videos.progress,
+  duration: videos.duration,
+  width: videos.width,
+  height: videos.height,
+  streamsKey: videos.streamsKey,
+  processingError: videos.processingError,
 }
 type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
 
 function toView(row: ViewRow): VideoView {
+  // A folder is named only once every output in it is complete; a reprocess keeps serving the
+  // previous folder until the new one replaces it.
+  const streams = row.streamsKey ? streamsUrls(row.streamsKey) : undefined
   return {
     _id: row.id,
     title: row.title,
@@ -59,6 +103,35 @@ function toView(row: ViewRow): VideoView {
     brandLogoUrl: mediaUrl(row.brandLogoKey),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    status: row.status,
+    progress: row.progress,
+    duration: row.duration,
+    width: row.width,
+    height: row.height,
+    hlsUrl: streams?.hls ?? null,
+    mp4Url: streams?.mp4 ?? null,
+    previewUrl: streams?.preview ?? null,
+    error: row.status === 'failed' ? row.processingError : null,
+  }
+}
+
+/** The master is kept, never sent to visitors once streams exist: then `videoUrl` is the MP4. */
+function toPublicView(view: VideoView): PublicVideoView {
+  return {
+    _id: view._id,
+    title: view.title,
+    description: view.description,
+    videoUrl: view.mp4Url ?? view.videoUrl,
+    thumbnailUrl: view.thumbnailUrl,
+    brandLogoUrl: view.brandLogoUrl,
+    createdAt: view.createdAt,
+    status: view.status,
+    duration: view.duration,
+    width: view.width,
+    height: view.height,
+    hlsUrl: view.hlsUrl,
+    mp4Url: view.mp4Url,
+    previewUrl: view.previewUrl,
   }
 }
 
@@ -144,8 +217,7 @@ export function createVideosService(deps: {
       .from(videos)
       .orderBy(desc(videos.createdAt), desc(videos.id))
       .limit(PUBLIC_LIST_MAX)
-    // Only what the public page needs: no edit time.
-    return { videos: rows.map(toView).map(({ updatedAt: _, ...view }) => view) }
+    return { videos: rows.map((row) => toPublicView(toView(row))) }
   }
 
   return {
@@ -233,6 +305,19 @@ export function createVideosService(deps: {
       const { row, replaced } = await withUploads(deps, ownerId, input.uploads ?? {}, 'edit', write)
       reads.invalidate()
       await removeNames(store, replaced)
+      return toView(row)
+    },
+
+    /** Puts a failed video back in the queue; 409 for a video in any other state. */
+    async retry(id: string): Promise<VideoView> {
+      const current = await find(id)
+      const [row] = await db
+        .update(videos)
+        .set({ status: 'queued', progress: 0, processingError: null })
+        .where(and(eq(videos.id, current.id), eq(videos.status, 'failed')))
+        .returning(viewColumns)
+      if (!row) throw new AppError('CONFLICT', retryNotFailed)
+      reads.invalidate()
       return toView(row)
     },
 

@@ -46,8 +46,29 @@ describe('POST /api/videos/upload', () => {
         'brandLogoUrl',
         'createdAt',
         'updatedAt',
+        'status',
+        'progress',
+        'duration',
+        'width',
+        'height',
+        'hlsUrl',
+        'mp4Url',
+        'previewUrl',
+        'error',
       ].sort(),
     )
+    // Processing starts in the background: queued, nothing derived yet.
+    expect(video).toMatchObject({
+      status: 'queued',
+      progress: 0,
+      duration: null,
+      width: null,
+      height: null,
+      hlsUrl: null,
+      mp4Url: null,
+      previewUrl: null,
+      error: null,
+    })
     expect(video.title).toBe('First Cut')
     expect(video.description).toBe('about it')
     expect(video.videoUrl).toMatch(/^\/media\/[0-9a-f]{32}\.mp4$/)
@@ -188,8 +209,18 @@ describe('reading', () => {
         'thumbnailUrl',
         'brandLogoUrl',
         'createdAt',
+        'status',
+        'duration',
+        'width',
+        'height',
+        'hlsUrl',
+        'mp4Url',
+        'previewUrl',
       ].sort(),
     )
+    // Until streams exist the public page plays the master, as before.
+    expect(video.videoUrl).toMatch(/^\/media\/[0-9a-f]{32}\.mp4$/)
+    expect(video).toMatchObject({ status: 'queued', hlsUrl: null, mp4Url: null })
   })
 
   test('POST /api/videos/check-title: case-insensitive and trimmed', async () => {

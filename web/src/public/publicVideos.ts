@@ -3,19 +3,7 @@ import type { inferRouterOutputs } from '@trpc/server'
 import type { AppRouter } from '../../../src/routers/index.ts'
 
 /** The server's public video shape (types only: nothing of the server enters the bundle). */
-type ServerPublicVideo = inferRouterOutputs<AppRouter>['videos']['publicList']['videos'][number]
-
-// TODO(pcore merge): the answer fields of issue 12's contract, until the server's types carry them.
-type PublicStreams = {
-  status: 'queued' | 'processing' | 'ready' | 'failed'
-  duration: number | null
-  width: number | null
-  height: number | null
-  hlsUrl: string | null
-  mp4Url: string | null
-  previewUrl: string | null
-}
-export type PublicVideo = ServerPublicVideo & PublicStreams
+export type PublicVideo = inferRouterOutputs<AppRouter>['videos']['publicList']['videos'][number]
 
 const STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
 

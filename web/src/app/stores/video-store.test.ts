@@ -24,6 +24,15 @@ const video = (n: number, extra: Partial<Video> = {}): Video => ({
   brandLogoUrl: `/media/${n}.png`,
   createdAt: '2024-01-01T00:00:00Z',
   updatedAt: '2024-01-01T00:00:00Z',
+  status: 'queued',
+  progress: 0,
+  duration: null,
+  width: null,
+  height: null,
+  hlsUrl: null,
+  mp4Url: null,
+  previewUrl: null,
+  error: null,
   ...extra,
 })
 
