@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router'
 import { useLayoutEffect, useRef, useState } from 'react'
 import { msg } from '../../../../src/schemas/index.ts'
 import { usePrefetchHls } from '../../player/use-stream.ts'
+import type { Video } from '../api.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, buttonStyles, Card, Icons, Spinner } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'
@@ -28,7 +29,7 @@ import { DeleteDialog } from './DeleteDialog.tsx'
 import { EditVideoModal } from './EditVideoModal.tsx'
 import { Pagination } from './Pagination.tsx'
 import { PlayerModal } from './PlayerModal.tsx'
-import { anyInProgress, PROCESSING_POLL_MS, type ManagedVideo as Video } from './processing.ts'
+import { anyInProgress, PROCESSING_POLL_MS } from './processing.ts'
 import { VideoList } from './VideoList.tsx'
 
 export const LIST_STALE_MS = 3000
@@ -63,6 +64,7 @@ export function ManagePage() {
     videos.some((v: Video) => v.status === 'ready' && v.hlsUrl),
   )
   const deleteMany = trpc.videos.bulkDelete.useMutation()
+  const retryOne = trpc.videos.retry.useMutation()
 
   const [playing, setPlaying] = useState<Video | null>(null)
   const [editing, setEditing] = useState<Video | null>(null)
@@ -84,7 +86,7 @@ export function ManagePage() {
   const retry = async (video: Video) => {
     setRetrying((ids) => [...ids, video._id])
     try {
-      const { video: queued } = await retryProcessing(utils.client, video._id)
+      const { video: queued } = await retryOne.mutateAsync({ id: video._id })
       updateVideos((s) => replaceVideo(s, queued))
       notify.success('Video queued for processing')
     } catch (err) {
@@ -267,14 +269,6 @@ function useProcessingPoll(input: ListInput, active: boolean, listFetching: bool
     retry: false,
     gcTime: 0,
   })
-}
-
-// TODO(pcore merge): trpc.videos.retry, once the server's router has it.
-type RetryClient = {
-  videos: { retry: { mutate: (input: { id: string }) => Promise<{ video: Video }> } }
-}
-function retryProcessing(client: unknown, id: string) {
-  return (client as RetryClient).videos.retry.mutate({ id })
 }
 
 function EmptyState() {

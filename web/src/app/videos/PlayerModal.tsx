@@ -2,11 +2,11 @@
 // Ready videos play their stream (hls.js with the public tiles' settings), others the master.
 import { useRef } from 'react'
 import { useAttachedStream } from '../../player/use-stream.ts'
+import type { Video } from '../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { Icons } from '../components/ui.tsx'
-import type { ManagedVideo } from './processing.ts'
 
-export function PlayerModal({ video, onClose }: { video: ManagedVideo; onClose: () => void }) {
+export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
   const videoRef = useRef<HTMLVideoElement>(null)
   // Until processing is done the streams are null and the master plays, as before issue 12.
   useAttachedStream(videoRef, {

@@ -1,11 +1,12 @@
 // A video's processing state in its Manage row or card (issue 12): progress while it is worked
 // on, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
 // length and size once ready.
-import { formatDuration, type ManagedVideo } from './processing.ts'
+import type { Video } from '../api.ts'
+import { formatDuration } from './processing.ts'
 
 type Props = {
-  video: ManagedVideo
-  onRetry: (video: ManagedVideo) => void
+  video: Video
+  onRetry: (video: Video) => void
   /** This video's retry is on its way to the server. */
   retrying: boolean
 }

@@ -1,8 +1,8 @@
 // The list of one page of videos: a table on wide screens, cards on small ones (SPEC §2).
+import type { Video } from '../api.ts'
 import { Icons } from '../components/ui.tsx'
 import { formatDate } from '../lib/format.ts'
 import { ProcessingStatus } from './ProcessingStatus.tsx'
-import type { ManagedVideo as Video } from './processing.ts'
 
 interface VideoListProps {
   videos: Video[]

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { anyInProgress, formatDuration, type ManagedVideo } from './processing.ts'
+import type { Video } from '../api.ts'
+import { anyInProgress, formatDuration } from './processing.ts'
 
-const video = (status: ManagedVideo['status']) => ({ status }) as ManagedVideo
+const video = (status: Video['status']) => ({ status })
 
 describe('anyInProgress', () => {
   test('is true while a video is queued or processing, false once all are done', () => {

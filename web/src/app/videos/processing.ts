@@ -2,25 +2,11 @@
 // must keep asking the server for news.
 import type { Video } from '../api.ts'
 
-// TODO(pcore merge): issue 12's answer fields, until the server's types carry them.
-export type ProcessingFields = {
-  status: 'queued' | 'processing' | 'ready' | 'failed'
-  progress: number
-  duration: number | null
-  width: number | null
-  height: number | null
-  hlsUrl: string | null
-  mp4Url: string | null
-  previewUrl: string | null
-  error: string | null
-}
-export type ManagedVideo = Video & Partial<ProcessingFields>
-
 /** How often the list asks for news while a video on the page is queued or processing. */
 export const PROCESSING_POLL_MS = 1500
 
 /** Whether anything on this page is still on its way to `ready` or `failed`. */
-export function anyInProgress(videos: readonly ManagedVideo[]): boolean {
+export function anyInProgress(videos: readonly Pick<Video, 'status'>[]): boolean {
   return videos.some((v) => v.status === 'queued' || v.status === 'processing')
 }
 
