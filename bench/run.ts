@@ -7,6 +7,7 @@ const benches: Record<string, string> = {
   fuzz: 'bench/fuzz.ts',
   lighthouse: 'bench/lighthouse.ts',
   fresh: 'bench/fresh.ts',
+  playback: 'bench/playback.ts',
 }
 const name = process.argv[2]
 if (!name || !benches[name]) {
