@@ -13,6 +13,8 @@ import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-head
 import { createStaticHandler } from './http/static.ts'
 import { handleMediaPaths } from './media/http.ts'
 import { startMedia } from './media/index.ts'
+import { startProcessing } from './processing/index.ts'
+import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
 import { handleRest } from './rest/index.ts'
 import { fail } from './rest/respond.ts'
 import { appRouter } from './routers/index.ts'
@@ -75,14 +77,36 @@ export async function createApp(config: Config): Promise<App> {
     await database.close()
     throw e
   }
-  const services = createServices(config, database)
+  let queue: MediaQueue
+  try {
+    queue = await startMediaQueue({
+      target: database.poolTarget,
+      embedded: database.embedded,
+      media: config.media,
+      supervise: true,
+    })
+  } catch (e) {
+    await database.close()
+    throw e
+  }
+  const services = createServices(config, database, queue)
   let stopUploads: () => void
+  let stopProcessing: () => void
   try {
     await ensureFirstAdmin(config, services)
     // Before the first request: orphaned media and expired uploads go, the hourly job starts.
     await startMedia(services.media, services.videos.sweepOrphans)
     stopUploads = await startUploads(services.uploads)
+    // Queued videos get their jobs; MEDIA_WORKERS workers start here (0: other processes work).
+    stopProcessing = await startProcessing({
+      queue,
+      db: database.db,
+      store: services.media,
+      workers: config.media.workers,
+      videos: services.videos,
+    })
   } catch (e) {
+    await queue.stop()
     await database.close()
     throw e
   }
@@ -198,6 +222,9 @@ export async function createApp(config: Config): Promise<App> {
     },
     async close() {
       stopUploads()
+      stopProcessing()
+      // Before the database: a running job is failed for a later retry and its ffmpeg killed.
+      await queue.stop()
       await services.auth.settle()
       await database.close()
     },

@@ -52,6 +52,15 @@ const envSchema = z.object({
   // Seconds a connection may send nothing before it is dropped (Bun allows up to 255).
   IDLE_TIMEOUT: z.coerce.number().int().min(1).max(255).default(60),
 
+  // Media workers the server runs itself (0: none; `bun run worker` processes then do the work).
+  MEDIA_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
+  // A job whose worker sends no heartbeat for this long is retried (pg-boss's minimum is 10).
+  MEDIA_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(15),
+  // How often pg-boss's supervisor looks for such jobs (and does its upkeep).
+  MEDIA_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  // How often an idle worker asks for a job when nothing wakes it sooner.
+  MEDIA_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
+
   // Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges).
   TRUSTED_PROXIES: z
     .string()
@@ -78,6 +87,14 @@ export type Config = {
   webDist: string
   idleTimeoutSeconds: number
   trustedProxies: string[]
+  media: MediaConfig
+}
+
+export type MediaConfig = {
+  workers: number
+  heartbeatSeconds: number
+  superviseSeconds: number
+  pollSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -105,5 +122,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST,
     idleTimeoutSeconds: e.IDLE_TIMEOUT,
     trustedProxies: e.TRUSTED_PROXIES,
+    media: {
+      workers: e.MEDIA_WORKERS,
+      heartbeatSeconds: e.MEDIA_HEARTBEAT_SECONDS,
+      superviseSeconds: e.MEDIA_SUPERVISE_SECONDS,
+      pollSeconds: e.MEDIA_POLL_SECONDS,
+    },
   }
 }

@@ -1,6 +1,7 @@
 // Opens PostgreSQL: a real server from DATABASE_URL, or an embedded PGlite in DATA_DIR/db that
 // postgres.js reaches through in-process streams, so postgres.js, drizzle and lucia run the same
-// on both.
+// on both. The embedded database is also served on a private Unix socket for pg-boss's pool and
+// for worker processes, which connect with `connectDatabase` (no second opening of DATA_DIR/db).
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
@@ -12,6 +13,13 @@ import type { Config } from './config.ts'
 import { explainDataDirError, openDataDir } from './data-dir.ts'
 import { waitForDatabase } from './database-wait.ts'
 import { openPGlite, serveEmbedded } from './embedded-pg.ts'
+import {
+  EmbeddedNotServedError,
+  prepareSocketDir,
+  SOCKET_PORT,
+  socketDirOf,
+  socketPathIn,
+} from './embedded-socket.ts'
 
 export type Db = PostgresJsDatabase<typeof schema>
 
@@ -22,16 +30,36 @@ export type Database = {
   /** lucia's own client, untouched by drizzle (see ARCHITECTURE.md "Data"). */
   authSql: postgres.Sql
   embedded: boolean
+  /** How a separate pool (pg-boss's) reaches this database: a URL or the embedded socket. */
+  poolTarget: PoolTarget
   close(): Promise<void>
 }
+
+/** node-postgres connection options: a URL, or a socket folder (host) with its port. */
+export type PoolTarget =
+  | { connectionString: string }
+  | { host: string; port: number; user: string; database: string }
 
 export const migrationsFolder = join(import.meta.dir, '..', 'db', 'migrations')
 
 // postgres.js documents its `socket` option ("Custom socket") but its types do not declare it.
 type InProcess = { socket: () => Duplex; user: string; database: string }
+type UnixSocket = { path: string; user: string; database: string }
 
-/** How postgres.js reaches the database: a URL, or the embedded database's in-process streams. */
-type Endpoint = { connection: string | InProcess; close(): Promise<void> }
+/** How postgres.js reaches the database: a URL, in-process streams or the embedded socket. */
+type Endpoint = {
+  connection: string | InProcess | UnixSocket
+  poolTarget: PoolTarget
+  close(): Promise<void>
+}
+
+const EMBEDDED_LOGIN = { user: 'postgres', database: 'postgres' }
+
+const socketTarget = (socketDir: string): PoolTarget => ({
+  host: socketDir,
+  port: SOCKET_PORT,
+  ...EMBEDDED_LOGIN,
+})
 
 async function startEmbedded(dataDir: string): Promise<Endpoint> {
   const dir = join(dataDir, 'db')
@@ -42,11 +70,49 @@ async function startEmbedded(dataDir: string): Promise<Endpoint> {
   }
   const pg = await openPGlite(dir)
   const server = serveEmbedded(pg)
+  const socket = prepareSocketDir(dataDir)
+  try {
+    await server.listen(socket.path)
+  } catch (e) {
+    await server.stop()
+    await pg.close()
+    throw e
+  }
   return {
-    connection: { socket: server.connect, user: 'postgres', database: 'postgres' },
+    connection: { socket: server.connect, ...EMBEDDED_LOGIN },
+    poolTarget: socketTarget(join(socket.path, '..')),
     async close() {
       await server.stop()
       await pg.close()
+      socket.cleanup()
+    },
+  }
+}
+
+function clients(endpoint: Endpoint, embedded: boolean, release: () => void): Database {
+  const options = { max: embedded ? 4 : 10, onnotice: () => {}, connect_timeout: 10 }
+  const client = (max: number) =>
+    typeof endpoint.connection === 'string'
+      ? postgres(endpoint.connection, { ...options, max })
+      : postgres({ ...endpoint.connection, ...options, max } as postgres.Options<
+          Record<string, never>
+        >)
+  const sql = client(options.max)
+  const authSql = client(embedded ? 2 : 4)
+  const db = drizzle(sql, { schema })
+  return {
+    db,
+    sql,
+    authSql,
+    embedded,
+    poolTarget: endpoint.poolTarget,
+    async close() {
+      try {
+        await Promise.allSettled([sql.end({ timeout: 5 }), authSql.end({ timeout: 5 })])
+        await endpoint.close()
+      } finally {
+        release()
+      }
     },
   }
 }
@@ -63,7 +129,7 @@ export async function openDatabase(
   try {
     if (config.databaseUrl) {
       await waitForDatabase(config.databaseUrl, config.databaseWaitSeconds ?? 0)
-      endpoint = { connection: config.databaseUrl, close: async () => {} }
+      endpoint = urlEndpoint(config.databaseUrl)
     } else {
       endpoint = await startEmbedded(config.dataDir)
     }
@@ -71,31 +137,43 @@ export async function openDatabase(
     release()
     throw explainDataDirError(e, config.dataDir) ?? e
   }
-  const embedded = !config.databaseUrl
-  const options = { max: embedded ? 4 : 10, onnotice: () => {}, connect_timeout: 10 }
-  const client = (max: number) =>
-    typeof endpoint.connection === 'string'
-      ? postgres(endpoint.connection, { ...options, max })
-      : postgres({ ...endpoint.connection, ...options, max } as postgres.Options<
-          Record<string, never>
-        >)
-  const sql = client(options.max)
-  const authSql = client(embedded ? 2 : 4)
-  const db = drizzle(sql, { schema })
-  return {
-    db,
-    sql,
-    authSql,
-    embedded,
-    async close() {
-      try {
-        await Promise.allSettled([sql.end({ timeout: 5 }), authSql.end({ timeout: 5 })])
-        await endpoint.close()
-      } finally {
-        release()
-      }
-    },
+  return clients(endpoint, !config.databaseUrl, release)
+}
+
+const urlEndpoint = (url: string): Endpoint => ({
+  connection: url,
+  poolTarget: { connectionString: url },
+  close: async () => {},
+})
+
+/**
+ * For processes beside the server (media workers, `media:reprocess`): the same database without
+ * DATA_DIR's lock. DATABASE_URL as the server does; the embedded database only through the
+ * server's socket, so it throws EmbeddedNotServedError when no server is serving it.
+ */
+export async function connectDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseWaitSeconds'>>,
+): Promise<Database> {
+  if (config.databaseUrl) {
+    await waitForDatabase(config.databaseUrl, config.databaseWaitSeconds ?? 0)
+    return clients(urlEndpoint(config.databaseUrl), false, () => {})
   }
+  const dir = socketDirOf(config.dataDir)
+  const endpoint: Endpoint = {
+    connection: { path: socketPathIn(dir), ...EMBEDDED_LOGIN },
+    poolTarget: socketTarget(dir),
+    close: async () => {},
+  }
+  const database = clients(endpoint, true, () => {})
+  try {
+    await database.sql`select 1`
+  } catch (e) {
+    await database.close()
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ECONNREFUSED') throw new EmbeddedNotServedError()
+    throw e
+  }
+  return database
 }
 
 export async function runMigrations(database: Database): Promise<void> {

@@ -1,14 +1,17 @@
 // Serves an in-process PGlite to postgres.js clients over in-memory streams: postgres.js's
 // `socket` option takes a function returning a Duplex, so the app's connections are pipes inside
-// this process. There is no listener: PGlite has no passwords, and a loopback port let any local
-// user read the admins table, write a session row or hold a transaction and freeze the site.
+// this process. PGlite has no passwords, and a loopback port let any local user read the admins
+// table, write a session row or hold a transaction and freeze the site; so the only listener is
+// a Unix socket in a folder only this user may enter (`listen`), for pg-boss's own pool and for
+// media worker processes (src/embedded-socket.ts says where it lives).
 //
 // Why not PGLiteSocketServer's queue: it interleaves single protocol messages from different
 // connections, and PGlite is one backend session, so connection B's Parse/Bind can land between
 // A's Bind and Execute and A reads B's result (seen here: concurrent lucia queries returned the
 // wrong rows). This queue keeps a connection's messages together until its Sync (or simple
 // Query) and, inside a transaction, until the transaction ends.
-import type { Socket } from 'node:net'
+import { chmod, unlink } from 'node:fs/promises'
+import { createServer, type Socket } from 'node:net'
 import { type Duplex, duplexPair } from 'node:stream'
 import type { PGlite } from '@electric-sql/pglite'
 // @electric-sql/pglite-socket is pinned exactly (0.2.17, package.json): the handler is given our
@@ -121,6 +124,11 @@ class GroupQueue {
 export type EmbeddedConnector = {
   /** A new connection, for postgres.js's `socket` option. */
   connect(): Duplex
+  /**
+   * Also serves the database on the Unix socket `path` (its folder must be private to this user:
+   * anyone who can connect is the database's superuser). Connections share the same queue.
+   */
+  listen(path: string): Promise<void>
   /** Ends every connection still open and waits for the message running; then PGlite may close. */
   stop(): Promise<void>
 }
@@ -133,7 +141,31 @@ export function serveEmbedded(db: PGlite): EmbeddedConnector {
     typeof PGLiteSocketHandler
   >[0]['queryQueue']
   const open = new Set<Duplex>()
+  const servers: ReturnType<typeof createServer>[] = []
+  const sockets = new Set<Socket>()
+  const attach = (socket: Socket) => {
+    const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true })
+    handler.attach(socket).catch(() => socket.destroy())
+  }
   return {
+    async listen(path) {
+      // A socket file left by a process that was killed; the data folder's lock says no other
+      // server is using it.
+      await unlink(path).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e
+      })
+      const server = createServer((socket) => {
+        sockets.add(socket)
+        socket.once('close', () => sockets.delete(socket))
+        attach(socket)
+      })
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(path, () => resolve())
+      })
+      servers.push(server)
+      await chmod(path, 0o600)
+    },
     connect() {
       // allowHalfOpen false: a side that ends closes the other, as a TCP peer would.
       const [client, server] = duplexPair({ allowHalfOpen: false })
@@ -150,12 +182,15 @@ export function serveEmbedded(db: PGlite): EmbeddedConnector {
       Object.defineProperty(client, 'readyState', {
         get: () => (client.destroyed ? 'closed' : 'open'),
       })
-      const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true })
-      handler.attach(server as unknown as Socket).catch(() => server.destroy())
+      attach(server as unknown as Socket)
       return client
     },
     async stop() {
+      // close() stops accepting and waits for the connections, which are ended right after.
+      const closed = servers.splice(0).map((server) => new Promise((r) => server.close(r)))
+      for (const s of sockets) s.destroy()
       for (const s of open) s.destroy()
+      await Promise.all(closed)
       await queue.close()
     },
   }

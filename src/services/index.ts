@@ -6,13 +6,14 @@ import type { Config } from '../config.ts'
 import type { Database } from '../database.ts'
 import { createMailer } from '../mail/mailer.ts'
 import { mediaStore } from '../media/store.ts'
+import type { MediaQueue } from '../processing/queue.ts'
 import { mailFrom } from '../schemas/brand.ts'
 import { createUploads } from '../uploads/index.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
 import { createVideosService } from './videos.ts'
 
-export function createServices(config: Config, database: Database) {
+export function createServices(config: Config, database: Database, queue: MediaQueue) {
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     outboxDir: join(config.dataDir, 'outbox'),
@@ -28,7 +29,7 @@ export function createServices(config: Config, database: Database) {
     /** The store of verified files (DATA_DIR/media) and its scratch space. */
     media,
     uploads,
-    videos: createVideosService({ db: database.db, store: media, uploads: uploads.tus }),
+    videos: createVideosService({ db: database.db, store: media, uploads: uploads.tus, queue }),
   }
 }
 

@@ -2,12 +2,24 @@
 // Order of work is the integrity rule: claim and verify uploads, link their files into the store,
 // write the row, then release the uploads; old files are removed only after the change that
 // dropped them has committed. A crash anywhere leaves the uploads usable or the change made.
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
+// A new or replaced video file is queued for processing in the same transaction as its row
+// (src/processing/queue.ts); the streams folder of a replaced or deleted file goes after commit.
+import { count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
-import { type MediaStore, mediaUrl, removeNames, streamsUrls, sweep } from '../media/store.ts'
+import {
+  type MediaStore,
+  mediaUrl,
+  partialJobId,
+  removeFolders,
+  removeNames,
+  streamsUrls,
+  sweep,
+} from '../media/store.ts'
+import type { MediaQueue } from '../processing/queue.ts'
+import { requeue, unprocessed } from '../processing/video-rows.ts'
 import type { FileKind } from '../schemas/file-rules.ts'
 import { msg } from '../schemas/messages.ts'
 import { retryNotFailed, type VideoStatus } from '../schemas/video.ts'
@@ -148,8 +160,9 @@ export function createVideosService(deps: {
   db: Db
   store: MediaStore
   uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
+  queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'liveJobs'>
 }) {
-  const { db, store } = deps
+  const { db, store, queue } = deps
 
   async function find(id: string): Promise<ViewRow> {
     const [row] = UUID_RE.test(id)
@@ -194,7 +207,17 @@ export function createVideosService(deps: {
     const gone = await db.delete(videos).where(inArray(videos.id, valid)).returning(viewColumns)
     if (gone.length > 0) reads.invalidate()
     // Files go only now that the delete has committed (a single statement commits on its own).
+    // A job still running for one of them finds no row when it ends and drops its outputs.
     await removeNames(store, gone.flatMap(keysOf))
+    await removeFolders(
+      store,
+      gone.flatMap((row) => row.streamsKey ?? []),
+    )
+    for (const row of gone) {
+      await queue
+        .cancel({ videoId: row.id, sourceKey: row.videoKey })
+        .catch((error) => console.error(`[media] cancel: ${(error as Error).message}`))
+    }
     return gone.length
   }
 
@@ -257,20 +280,25 @@ export function createVideosService(deps: {
       input: { title: string; description: string; uploads: Record<FileKind, string> },
     ): Promise<VideoView> {
       await assertTitleFree(input.title)
-      const [row] = await withUploads(deps, ownerId, input.uploads, 'create', (adopted) =>
-        db
-          .insert(videos)
-          .values({
-            title: input.title,
-            description: input.description,
-            // A create's intake always holds all three kinds: the input schema requires them.
-            ...(fileColumns(adopted) as Required<ReturnType<typeof fileColumns>>),
-          })
-          .returning(viewColumns)
-          .catch(conflictOnUnique),
+      const row = await withUploads(deps, ownerId, input.uploads, 'create', (adopted) =>
+        db.transaction(async (tx) => {
+          const [created] = await tx
+            .insert(videos)
+            .values({
+              title: input.title,
+              description: input.description,
+              // A create's intake always holds all three kinds: the input schema requires them.
+              ...(fileColumns(adopted) as Required<ReturnType<typeof fileColumns>>),
+            })
+            .returning(viewColumns)
+            .catch(conflictOnUnique)
+          await queue.enqueue({ videoId: created!.id, sourceKey: created!.videoKey }, tx)
+          return created!
+        }),
       )
       reads.invalidate()
-      return toView(row!)
+      queue.wake()
+      return toView(row)
     },
 
     async update(
@@ -288,37 +316,65 @@ export function createVideosService(deps: {
             .where(eq(videos.id, current.id))
             .for('update')
           if (!before) throw new AppError('NOT_FOUND', msg.videoNotFound)
+          const newVideo = adopted.some((file) => file.kind === 'video')
           const [after] = await tx
             .update(videos)
             .set({
               ...(input.title !== undefined ? { title: input.title } : {}),
               ...(input.description !== undefined ? { description: input.description } : {}),
               ...fileColumns(adopted),
+              // Nothing derived from the old file describes the new one.
+              ...(newVideo ? unprocessed : {}),
               updatedAt: new Date(),
             })
             .where(eq(videos.id, current.id))
             .returning(viewColumns)
             .catch(conflictOnUnique)
+          if (newVideo) {
+            await queue.cancel({ videoId: before.id, sourceKey: before.videoKey }, tx)
+            await queue.enqueue({ videoId: after!.id, sourceKey: after!.videoKey }, tx)
+          }
           const kept = new Set(keysOf(after!))
-          return { row: after!, replaced: keysOf(before).filter((key) => !kept.has(key)) }
+          return {
+            row: after!,
+            replaced: keysOf(before).filter((key) => !kept.has(key)),
+            oldStreams: newVideo ? before.streamsKey : null,
+          }
         })
-      const { row, replaced } = await withUploads(deps, ownerId, input.uploads ?? {}, 'edit', write)
+      const { row, replaced, oldStreams } = await withUploads(
+        deps,
+        ownerId,
+        input.uploads ?? {},
+        'edit',
+        write,
+      )
       reads.invalidate()
+      if (oldStreams !== null) queue.wake()
       await removeNames(store, replaced)
+      if (oldStreams) await removeFolders(store, [oldStreams])
       return toView(row)
     },
 
     /** Puts a failed video back in the queue; 409 for a video in any other state. */
     async retry(id: string): Promise<VideoView> {
       const current = await find(id)
-      const [row] = await db
-        .update(videos)
-        .set({ status: 'queued', progress: 0, processingError: null })
-        .where(and(eq(videos.id, current.id), eq(videos.status, 'failed')))
-        .returning(viewColumns)
-      if (!row) throw new AppError('CONFLICT', retryNotFailed)
+      const [moved] = await requeue(db, queue, [current.id], ['failed'])
+      if (!moved) throw new AppError('CONFLICT', retryNotFailed)
       reads.invalidate()
-      return toView(row)
+      queue.wake()
+      return toView(await find(moved))
+    },
+
+    /** Start-up: every queued video gets its job, unless it has one (idempotent). */
+    async enqueueQueued(): Promise<number> {
+      const rows = await db
+        .select({ videoId: videos.id, sourceKey: videos.videoKey })
+        .from(videos)
+        .where(eq(videos.status, 'queued'))
+      let added = 0
+      for (const row of rows) if (await queue.enqueue(row)) added++
+      if (added > 0) queue.wake()
+      return added
     },
 
     async remove(id: string): Promise<number> {
@@ -329,16 +385,32 @@ export function createVideosService(deps: {
 
     removeMany,
 
-    /** Start-up: media files no row names are removed (see ARCHITECTURE.md "Data"). */
+    /**
+     * Start-up: media files and streams folders no row names are removed (see ARCHITECTURE.md
+     * "Data"), and the partial outputs of jobs that will not resume. Rows are read after the
+     * folder is listed and under a share lock, so a worker process finishing meanwhile (it holds
+     * the row while it renames its folder in) is waited for, not swept.
+     */
     async sweepOrphans(): Promise<string[]> {
-      const rows = await db
-        .select({
-          videoKey: videos.videoKey,
-          thumbnailKey: videos.thumbnailKey,
-          brandLogoKey: videos.brandLogoKey,
-        })
-        .from(videos)
-      return sweep(store, new Set(rows.flatMap(keysOf)))
+      return sweep(store, async (listed) => {
+        const partials = listed.flatMap((name) => partialJobId(name) ?? [])
+        const live = await queue.liveJobs(partials)
+        const rows = await db
+          .select({
+            videoKey: videos.videoKey,
+            thumbnailKey: videos.thumbnailKey,
+            brandLogoKey: videos.brandLogoKey,
+            streamsKey: videos.streamsKey,
+          })
+          .from(videos)
+          .for('share')
+        const keep = new Set(rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']))
+        for (const name of listed) {
+          const job = partialJobId(name)
+          if (job && live.has(job)) keep.add(name)
+        }
+        return keep
+      })
     },
   }
 }

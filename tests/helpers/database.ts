@@ -11,8 +11,11 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import bossPackage from 'pg-boss/package.json' with { type: 'json' }
 import postgres from 'postgres'
+import { loadConfig } from '../../src/config.ts'
 import { migrationsFolder, openDatabase, runMigrations } from '../../src/database.ts'
+import { startMediaQueue } from '../../src/processing/queue.ts'
 
 const ROOT = join(import.meta.dir, '..', '..', '.tmp')
 
@@ -20,7 +23,12 @@ function templateKey(): string {
   const names = readdirSync(migrationsFolder)
     .filter((n) => n.endsWith('.sql'))
     .sort()
-  return new Bun.CryptoHasher('sha256').update(names.join(',')).digest('hex').slice(0, 12)
+  // pg-boss installs its own schema at its first start; the template carries it too.
+  const boss = `pg-boss@${bossPackage.version}`
+  return new Bun.CryptoHasher('sha256')
+    .update([...names, boss].join(','))
+    .digest('hex')
+    .slice(0, 12)
 }
 
 async function embeddedTemplate(): Promise<string> {
@@ -30,6 +38,13 @@ async function embeddedTemplate(): Promise<string> {
   const building = mkdtempSync(join(ROOT, 'pglite-building-'))
   const database = await openDatabase({ databaseUrl: undefined, dataDir: building })
   await runMigrations(database)
+  const queue = await startMediaQueue({
+    target: database.poolTarget,
+    embedded: true,
+    media: loadConfig({}).media,
+    supervise: false,
+  })
+  await queue.stop()
   await database.close()
   try {
     renameSync(building, dir)

@@ -1,0 +1,50 @@
+// Job `media-failed`: a media job that used every attempt without an answer is moved here by
+// pg-boss. Without this the video would stay `processing` for ever (a job killed on its last
+// attempt never gets to write `failed` itself). Its partial outputs go too.
+import { rm } from 'node:fs/promises'
+import type { JobWithMetadata } from 'pg-boss'
+import type { Db } from '../../database.ts'
+import { type MediaStore, partialDir } from '../../media/store.ts'
+import { markFailed } from '../video-rows.ts'
+import type { ProcessVideoPayload } from './process-video.ts'
+
+export type DeadLetterDeps = { db: Db; store: MediaStore; onChange?: () => void }
+
+// What pg-boss itself writes when an attempt ended without the handler's answer.
+const NO_ANSWER = /heartbeat|expired|shut down|timeout/i
+
+/** The last error's message pg-boss kept as the job's output, if any. */
+function lastError(output: unknown): string | undefined {
+  const message =
+    typeof output === 'string'
+      ? output
+      : typeof (output as { message?: unknown })?.message === 'string'
+        ? (output as { message: string }).message
+        : typeof (output as { value?: unknown })?.value === 'string'
+          ? (output as { value: string }).value
+          : undefined
+  return message?.trim() || undefined
+}
+
+export function deadLetterReason(attempts: number, output: unknown): string {
+  const last = lastError(output)
+  if (!last || NO_ANSWER.test(last)) {
+    return `Processing stopped before it could finish, ${attempts} times (the worker was stopped or stopped responding). Retry to try again.`
+  }
+  return `Processing failed ${attempts} times. Last error: ${last}`
+}
+
+export async function markDeadLettered(
+  deps: DeadLetterDeps,
+  job: JobWithMetadata<ProcessVideoPayload>,
+  original: (id: string) => Promise<{ output: unknown; retryCount: number } | undefined>,
+): Promise<void> {
+  const payload = job.data
+  if (typeof payload?.videoId !== 'string' || typeof payload.sourceKey !== 'string') return
+  const source = job.sourceId ? await original(job.sourceId) : undefined
+  const attempts = (job.sourceRetryCount ?? source?.retryCount ?? 0) + 1
+  if (job.sourceId) await rm(partialDir(deps.store, job.sourceId), { recursive: true, force: true })
+  // Only a video still waiting on that file: a Retry or a replacement since then has its own job.
+  const reason = deadLetterReason(attempts, source?.output)
+  if (await markFailed(deps.db, payload, reason, ['queued', 'processing'])) deps.onChange?.()
+}

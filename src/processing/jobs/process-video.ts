@@ -1,0 +1,110 @@
+// Job `media`: one video file → streams, MP4 and preview (src/processing/transcode.ts), written
+// under `.partial-<job id>` and renamed into place once complete. The row follows the attempt:
+// processing with progress, then ready with the probe's figures, or failed with a reason an
+// admin can act on. A bad file fails at once (another attempt would say the same); anything
+// else (ffmpeg killed, a full disk, a stopped worker) is thrown for pg-boss to retry, and the
+// dead-letter worker (dead-letter.ts) marks the video failed when no attempt is left.
+import { rm } from 'node:fs/promises'
+import type { Job } from 'pg-boss'
+import type { Db } from '../../database.ts'
+import { type MediaStore, partialDir, pathOfName, removeFolders } from '../../media/store.ts'
+import { ProcessingError, processVideo } from '../stand-in.ts'
+import { markFailed, markProcessing, markReady, writeProgress } from '../video-rows.ts'
+
+/** The video and the file (its store name) the job was made for. */
+export type ProcessVideoPayload = { videoId: string; sourceKey: string }
+
+export type ProcessVideoDeps = {
+  db: Db
+  store: MediaStore
+  /** Told after each write to a row, so this process's cached answers follow at once. */
+  onChange?: () => void
+}
+
+const PROGRESS_EVERY_MS = 1000
+
+function isPayload(data: unknown): data is ProcessVideoPayload {
+  const d = data as Partial<ProcessVideoPayload> | null
+  return typeof d?.videoId === 'string' && typeof d.sourceKey === 'string'
+}
+
+export function processVideoJob(deps: ProcessVideoDeps) {
+  const { db, store } = deps
+  const changed = () => deps.onChange?.()
+
+  return async function handle(job: Job<ProcessVideoPayload>): Promise<void> {
+    if (!isPayload(job.data)) throw new Error(`media job ${job.id}: unexpected data`)
+    const payload = job.data
+    const source = pathOfName(store, payload.sourceKey)
+    if (!source) throw new Error(`media job ${job.id}: not a store name`)
+    const outDir = partialDir(store, job.id)
+    // What an earlier attempt of this job left when its process was killed.
+    await rm(outDir, { recursive: true, force: true })
+    if (!(await markProcessing(db, payload))) return // replaced or deleted meanwhile
+    changed()
+
+    // Stops ffmpeg when the worker stops (job.signal) or the video's file changes (below).
+    const obsolete = new AbortController()
+    const signal = AbortSignal.any([job.signal, obsolete.signal])
+    const progress = throttled(async (percent) => {
+      if (await writeProgress(db, payload, percent)) changed()
+      else obsolete.abort()
+    })
+    try {
+      const result = await processVideo({ source, outDir, signal, onProgress: progress.push })
+      await progress.settled()
+      if (obsolete.signal.aborted) return
+      const ready = await markReady(db, store, payload, outDir, result.probe)
+      if (!ready) return
+      changed()
+      if (ready.previous) await removeFolders(store, [ready.previous])
+    } catch (error) {
+      await progress.settled()
+      if (obsolete.signal.aborted) return
+      if (!(error instanceof ProcessingError)) throw error
+      if (await markFailed(db, payload, error.message)) changed()
+    } finally {
+      // Whatever is still here was not renamed into place.
+      await rm(outDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/**
+ * Passes on whole percents that changed, at most one a second and one at a time (a slow
+ * database never queues writes); the last value waiting is written when the current one ends.
+ */
+function throttled(write: (percent: number) => Promise<void>) {
+  let written = -1
+  let lastAt = 0
+  let waiting: number | undefined
+  let running: Promise<void> = Promise.resolve()
+  let busy = false
+
+  const flush = () => {
+    if (busy || waiting === undefined) return
+    const wait = lastAt + PROGRESS_EVERY_MS - Date.now()
+    if (wait > 0) return
+    const percent = waiting
+    waiting = undefined
+    busy = true
+    lastAt = Date.now()
+    written = percent
+    running = write(percent)
+      .catch((error) => console.error(`[media] progress: ${(error as Error).message}`))
+      .finally(() => {
+        busy = false
+      })
+  }
+
+  return {
+    push(value: number) {
+      const percent = Math.floor(value)
+      if (!Number.isFinite(percent) || percent === written) return
+      waiting = percent
+      flush()
+    },
+    /** Waits for a write in flight (the row's next write must not race it). */
+    settled: () => running,
+  }
+}

@@ -1,0 +1,164 @@
+// The media job queue: pg-boss on the project's own PostgreSQL (embedded or real), through its
+// own pg pool (the embedded database's private socket, or DATABASE_URL). One queue `media`
+// (one job per video file to process) and its dead-letter queue `media-failed`, whose worker
+// marks the video failed when every attempt died without an answer (a killed process, a hang).
+// Settings and their measurements: /work/brief/pipeline-notes.md §1 and the README decision log.
+import { sql } from 'drizzle-orm'
+import { type DrizzleTransactionLike, fromDrizzle, type JobWithMetadata, PgBoss } from 'pg-boss'
+import type { MediaConfig } from '../config.ts'
+import type { PoolTarget } from '../database.ts'
+import { type DeadLetterDeps, markDeadLettered } from './jobs/dead-letter.ts'
+import {
+  type ProcessVideoDeps,
+  type ProcessVideoPayload,
+  processVideoJob,
+} from './jobs/process-video.ts'
+
+export const MEDIA_QUEUE = 'media'
+export const MEDIA_FAILED_QUEUE = 'media-failed'
+
+/** A transaction the job is created (or cancelled) in, so it commits or rolls back with the row. */
+export type QueueTx = DrizzleTransactionLike
+
+/** The one job per video file: a replaced file's job is another key, a repeat is refused. */
+const singletonKey = (videoId: string, sourceKey: string) => `${videoId}:${sourceKey}`
+
+const LIVE_STATES = new Set(['created', 'retry', 'active'])
+
+export type MediaQueue = {
+  /**
+   * Creates the job for a video's current file, in `tx` when given. Idempotent: while a job for
+   * the same file is queued or running, none is added (pg-boss's `exclusive` policy). Call
+   * `wake()` once the transaction has committed.
+   */
+  enqueue(job: ProcessVideoPayload, tx?: QueueTx): Promise<string | null>
+  /** Cancels the queued or running jobs of a file a change replaced or deleted. */
+  cancel(job: ProcessVideoPayload, tx?: QueueTx): Promise<void>
+  /** Starts a job just committed now rather than at this process's next poll. */
+  wake(): void
+  /** Which of these job ids may still run (queued, waiting for a retry, or running). */
+  liveJobs(ids: string[]): Promise<Set<string>>
+  /** Runs `count` media workers in this process, and the dead-letter worker. */
+  work(count: number, deps: ProcessVideoDeps & DeadLetterDeps): Promise<void>
+  /** Stops polling; running jobs get `graceMs` to finish, then are failed (retried later) and aborted. */
+  stop(graceMs?: number): Promise<void>
+}
+
+export type QueueOptions = {
+  target: PoolTarget
+  embedded: boolean
+  media: MediaConfig
+  /** Upkeep (expired heartbeats, retention) runs in the server and in workers, not in one-off scripts. */
+  supervise: boolean
+  /** pg-boss's own errors (a lost connection while polling); logged in one line when not given. */
+  onError?: (error: Error) => void
+}
+
+export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue> {
+  const { embedded, media } = options
+  const boss = new PgBoss({
+    ...options.target,
+    application_name: 'studio-media',
+    // PGlite runs one statement at a time: more connections only queue.
+    max: embedded ? 2 : 4,
+    backend: embedded ? 'pglite' : 'postgres',
+    // No cron: its worker polled every 5 s for nothing.
+    schedule: false,
+    supervise: options.supervise,
+    // Recovery from a killed worker takes the heartbeat plus one supervise pass.
+    superviseIntervalSeconds: media.superviseSeconds,
+    monitorIntervalSeconds: media.superviseSeconds,
+    flowIntervalSeconds: 60,
+    bamIntervalSeconds: 300,
+    // NOTIFY is not delivered through the embedded socket (one PGlite session); polling is.
+    useListenNotify: !embedded,
+  })
+  boss.on('error', options.onError ?? ((error) => console.error(`[media] queue: ${error.message}`)))
+  await boss.start()
+  await boss.createQueue(MEDIA_FAILED_QUEUE)
+  const settings = {
+    heartbeatSeconds: media.heartbeatSeconds,
+    // A 2 GB master at ~1× real time can take hours; a hang is caught by the heartbeat.
+    expireInSeconds: 6 * 3600,
+    retryLimit: 2,
+    retryDelay: 5,
+    retryBackoff: true,
+    deadLetter: MEDIA_FAILED_QUEUE,
+    notify: !embedded,
+  }
+  await boss.createQueue(MEDIA_QUEUE, { policy: 'exclusive', ...settings })
+  // createQueue leaves an existing queue as it was: a changed setting applies from here on.
+  await boss.updateQueue(MEDIA_QUEUE, settings)
+
+  const workerIds: string[] = []
+  const viaTx = (tx?: QueueTx) => (tx ? { db: fromDrizzle(tx, sql) } : {})
+
+  return {
+    async enqueue(job, tx) {
+      return boss.send(MEDIA_QUEUE, job, {
+        ...viaTx(tx),
+        singletonKey: singletonKey(job.videoId, job.sourceKey),
+      })
+    },
+
+    async cancel(job, tx) {
+      const found = await boss.findJobs(MEDIA_QUEUE, {
+        ...viaTx(tx),
+        key: singletonKey(job.videoId, job.sourceKey),
+      })
+      const live = found.filter((j) => LIVE_STATES.has(j.state)).map((j) => j.id)
+      if (live.length > 0) await boss.cancel(MEDIA_QUEUE, live, viaTx(tx))
+    },
+
+    wake() {
+      for (const id of workerIds) boss.notifyWorker(id)
+    },
+
+    async liveJobs(ids) {
+      const live = new Set<string>()
+      for (const id of ids) {
+        const [job] = await boss.findJobs(MEDIA_QUEUE, { id })
+        if (job && LIVE_STATES.has(job.state)) live.add(id)
+      }
+      return live
+    },
+
+    async work(count, deps) {
+      if (count <= 0) return
+      const handle = processVideoJob(deps)
+      for (let i = 0; i < count; i++) {
+        workerIds.push(
+          await boss.work<ProcessVideoPayload>(
+            MEDIA_QUEUE,
+            { pollingIntervalSeconds: media.pollSeconds },
+            async ([job]) => {
+              if (job) await handle(job)
+            },
+          ),
+        )
+      }
+      workerIds.push(
+        await boss.work(
+          MEDIA_FAILED_QUEUE,
+          { pollingIntervalSeconds: media.pollSeconds, includeMetadata: true },
+          async ([job]: JobWithMetadata<ProcessVideoPayload>[]) => {
+            if (job) await markDeadLettered(deps, job, (id) => originalOf(boss, id))
+          },
+        ),
+      )
+    },
+
+    async stop(graceMs = 2000) {
+      await boss.stop({ graceful: true, timeout: graceMs })
+    },
+  }
+}
+
+/** The job that was dead-lettered, for its last error (pg-boss keeps it as the job's output). */
+async function originalOf(
+  boss: PgBoss,
+  id: string,
+): Promise<JobWithMetadata<ProcessVideoPayload> | undefined> {
+  const [job] = await boss.findJobs<ProcessVideoPayload>(MEDIA_QUEUE, { id })
+  return job
+}

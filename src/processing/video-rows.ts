@@ -1,0 +1,155 @@
+// The media pipeline's writes to a video row, in one place. Each is guarded by the file it was
+// started for (`id` and `video_key`): a video replaced or deleted meanwhile matches no row, and
+// the caller drops its work. Each also takes a new number from `video_media_revision`, so a
+// server notices writes made by other processes (src/processing/changes.ts). None of them
+// touches `updated_at`: SPEC's "Updated" is the time of an admin's edit.
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import { videos } from '../../db/schema.ts'
+import type { Db } from '../database.ts'
+import { type MediaStore, publishFolder, removeFolders } from '../media/store.ts'
+import type { VideoStatus } from '../schemas/video.ts'
+import type { ProcessVideoPayload } from './jobs/process-video.ts'
+import type { MediaQueue, QueueTx } from './queue.ts'
+import type { MediaProbe } from './stand-in.ts'
+
+const nextRevision = sql`nextval('video_media_revision')`
+
+const forFile = (job: ProcessVideoPayload) =>
+  and(eq(videos.id, job.videoId), eq(videos.videoKey, job.sourceKey))
+
+/** What a new or replaced video file resets: nothing derived from the previous file is kept. */
+export const unprocessed = {
+  status: 'queued',
+  progress: 0,
+  duration: null,
+  width: null,
+  height: null,
+  frameRate: null,
+  videoCodec: null,
+  audioCodec: null,
+  bitrate: null,
+  streamsKey: null,
+  processingError: null,
+} as const satisfies Partial<typeof videos.$inferInsert>
+
+/** An attempt starts. False when the file is no longer the video's. */
+export async function markProcessing(db: Db, job: ProcessVideoPayload): Promise<boolean> {
+  const rows = await db
+    .update(videos)
+    .set({ status: 'processing', progress: 0, processingError: null, mediaRevision: nextRevision })
+    .where(forFile(job))
+    .returning({ id: videos.id })
+  return rows.length > 0
+}
+
+/** False when the file is no longer the video's: the attempt should stop. */
+export async function writeProgress(
+  db: Db,
+  job: ProcessVideoPayload,
+  percent: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(videos)
+    .set({ progress: Math.max(0, Math.min(99, Math.floor(percent))), mediaRevision: nextRevision })
+    .where(forFile(job))
+    .returning({ id: videos.id })
+  return rows.length > 0
+}
+
+/** The readable reason stays on the row for the Manage page. False when the file is not the video's. */
+export async function markFailed(
+  db: Db,
+  job: ProcessVideoPayload,
+  reason: string,
+  onlyIf?: VideoStatus[],
+): Promise<boolean> {
+  const rows = await db
+    .update(videos)
+    .set({ status: 'failed', processingError: reason, mediaRevision: nextRevision })
+    .where(and(forFile(job), onlyIf ? inArray(videos.status, onlyIf) : undefined))
+    .returning({ id: videos.id })
+  return rows.length > 0
+}
+
+/**
+ * Puts the finished outputs in place and makes the video ready, in one transaction that holds
+ * the row: a delete or replacement waits for it, and a start-up sweep that listed the new folder
+ * reads the row only after it names the folder. Returns the folder the row named before (a
+ * reprocess replaces one; the caller removes it), or false when the file is no longer the
+ * video's (the outputs are left to the caller).
+ */
+export async function markReady(
+  db: Db,
+  store: MediaStore,
+  job: ProcessVideoPayload,
+  partial: string,
+  probe: MediaProbe,
+): Promise<{ previous: string | null } | false> {
+  let published: string | undefined
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ streamsKey: videos.streamsKey })
+        .from(videos)
+        .where(forFile(job))
+        .for('update')
+      if (!row) return false
+      published = await publishFolder(store, partial)
+      await tx
+        .update(videos)
+        .set({
+          status: 'ready',
+          progress: 100,
+          duration: probe.duration,
+          width: probe.width,
+          height: probe.height,
+          frameRate: probe.frameRate,
+          videoCodec: probe.videoCodec,
+          audioCodec: probe.audioCodec,
+          bitrate: probe.bitrate === null ? null : Math.round(probe.bitrate),
+          streamsKey: published,
+          processingError: null,
+          mediaRevision: nextRevision,
+        })
+        .where(forFile(job))
+      return { previous: row.streamsKey }
+    })
+  } catch (error) {
+    // Renamed in but never named by a committed row.
+    if (published) await removeFolders(store, [published])
+    throw error
+  }
+}
+
+/**
+ * Puts videos back in the queue (Retry, `media:reprocess`): queued, progress 0, no error, and a
+ * job for the current file, in one transaction per video. `from` limits which states move;
+ * a reprocessed video keeps serving its streams until the new ones replace them. Returns the
+ * ids re-queued.
+ */
+export async function requeue(
+  db: Db,
+  queue: Pick<MediaQueue, 'enqueue'>,
+  ids: string[],
+  from: VideoStatus[],
+): Promise<string[]> {
+  const done: string[] = []
+  for (const id of ids) {
+    const moved = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(videos)
+        .set({
+          status: 'queued',
+          progress: 0,
+          processingError: null,
+          mediaRevision: nextRevision,
+        })
+        .where(and(eq(videos.id, id), inArray(videos.status, from)))
+        .returning({ videoId: videos.id, sourceKey: videos.videoKey })
+      if (row) await queue.enqueue(row, tx as QueueTx)
+      return !!row
+    })
+    if (moved) done.push(id)
+  }
+  return done
+}
