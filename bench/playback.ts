@@ -132,8 +132,18 @@ function installProbe() {
     video: HTMLVideoElement | null
     waitingSince: number | null
     waits: number[]
+    size: string
+    audioBytes: number
   }
-  const m: Probe = { t0: null, firstFrameMs: null, video: null, waitingSince: null, waits: [] }
+  const m: Probe = {
+    t0: null,
+    firstFrameMs: null,
+    video: null,
+    waitingSince: null,
+    waits: [],
+    size: '-',
+    audioBytes: 0,
+  }
   ;(window as unknown as { __probe: Probe }).__probe = m
   const own = (event: Event) =>
     event.target instanceof HTMLVideoElement && !event.target.hasAttribute('data-preview')
@@ -154,6 +164,18 @@ function installProbe() {
     'waiting',
     (event) => {
       if (event.target === m.video && m.firstFrameMs !== null) m.waitingSince ??= performance.now()
+    },
+    true,
+  )
+  // What is on screen and heard while it plays (an element that has ended and been released
+  // reads 0×0 afterwards).
+  document.addEventListener(
+    'timeupdate',
+    (event) => {
+      if (event.target !== m.video || !m.video) return
+      const video = m.video as HTMLVideoElement & { webkitAudioDecodedByteCount?: number }
+      if (video.videoWidth) m.size = `${video.videoWidth}×${video.videoHeight}`
+      m.audioBytes = Math.max(m.audioBytes, video.webkitAudioDecodedByteCount ?? 0)
     },
     true,
   )
@@ -194,15 +216,35 @@ async function playOnce(browser: Browser, profile: ProfileName, engine: Engine):
   const cdp = await context.newCDPSession(page)
   await cdp.send('Network.enable')
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+  // Bytes as they arrive (dataReceived), so a long media request still open at the end counts;
+  // a request's loadingFinished total replaces its running sum where the two differ.
   let counting = false
-  let bytes = 0
+  const received = new Map<string, number>()
+  cdp.on('Network.dataReceived', (e) => {
+    if (counting) received.set(e.requestId, (received.get(e.requestId) ?? 0) + e.encodedDataLength)
+  })
+  cdp.on('Network.loadingFinished', (e) => {
+    if (counting && received.has(e.requestId)) {
+      received.set(e.requestId, Math.max(received.get(e.requestId)!, e.encodedDataLength))
+    }
+  })
+  cdp.on('Network.responseReceived', (e) => {
+    if (counting && !received.has(e.requestId)) received.set(e.requestId, 0)
+  })
   let requestedMaster = false
   const masterPath = new URL(created.videoUrl, server.url).pathname
-  cdp.on('Network.loadingFinished', (e) => {
-    if (counting) bytes += e.encodedDataLength
-  })
+  // PLAYBACK_VERBOSE=1: each request after the click, from the first one (seconds → ms).
+  const waterfall = new Map<string, { path: string; start: number; end?: number; bytes?: number }>()
   cdp.on('Network.requestWillBeSent', (e) => {
-    if (new URL(e.request.url).pathname === masterPath) requestedMaster = true
+    const path = new URL(e.request.url).pathname
+    if (path === masterPath) requestedMaster = true
+    if (counting && e.request.url.startsWith('http')) {
+      waterfall.set(e.requestId, { path, start: e.timestamp })
+    }
+  })
+  cdp.on('Network.loadingFinished', (e) => {
+    const entry = waterfall.get(e.requestId)
+    if (entry) Object.assign(entry, { end: e.timestamp, bytes: e.encodedDataLength })
   })
 
   // The visitor arrives at full speed, scrolls to the work and has been there a moment: the
@@ -249,27 +291,36 @@ async function playOnce(browser: Browser, profile: ProfileName, engine: Engine):
       window as unknown as {
         __probe: {
           firstFrameMs: number | null
-          video: HTMLVideoElement | null
           waitingSince: number | null
           waits: number[]
+          size: string
+          audioBytes: number
         }
       }
     ).__probe
-    const video = probe.video as
-      | (HTMLVideoElement & { webkitAudioDecodedByteCount?: number })
-      | null
     const waits = [...probe.waits]
     if (probe.waitingSince !== null) waits.push(performance.now() - probe.waitingSince)
     return {
       firstFrameMs: probe.firstFrameMs,
       waits,
-      size: video ? `${video.videoWidth}×${video.videoHeight}` : '-',
-      audioBytes: video?.webkitAudioDecodedByteCount ?? 0,
+      size: probe.size,
+      audioBytes: probe.audioBytes,
     }
   })
   firstFrameMs = result.firstFrameMs
   counting = false
   await context.close()
+  const bytes = [...received.values()].reduce((a, b) => a + b, 0)
+  if (process.env.PLAYBACK_VERBOSE) {
+    const entries = [...waterfall.values()]
+    const t0 = Math.min(...entries.map((e) => e.start))
+    for (const e of entries.slice(0, 12)) {
+      const end = e.end === undefined ? '…' : Math.round((e.end - t0) * 1000)
+      console.log(
+        `      ${Math.round((e.start - t0) * 1000)}–${end} ms ${e.path.split('/').slice(-2).join('/')} ${e.bytes ?? ''}`,
+      )
+    }
+  }
   return { ...result, firstFrameMs, bytes, requestedMaster }
 }
 
