@@ -8,6 +8,7 @@ const benches: Record<string, string> = {
   lighthouse: 'bench/lighthouse.ts',
   fresh: 'bench/fresh.ts',
   playback: 'bench/playback.ts',
+  processing: 'bench/processing.ts',
 }
 const name = process.argv[2]
 if (!name || !benches[name]) {

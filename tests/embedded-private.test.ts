@@ -41,14 +41,33 @@ describe.skipIf(!canRunAsOtherUser)('database connections (needs root and runuse
     }
   })
 
-  test('13.2.1: the server listens on its HTTP port only, and no other user reaches a database', async () => {
+  test('13.2.1: the server listens on its HTTP port and its private socket only, and no other user reaches a database', async () => {
     const listeners = listenersOf(server.pid)
     const http: Listener = { kind: 'tcp', host: '127.0.0.1', port: server.port }
+    // The embedded database's socket, for pg-boss's pool and `bun run worker` (same user only).
+    const socket: Listener = { kind: 'unix', path: join(server.dataDir, 'run', '.s.PGSQL.5432') }
     expect(listeners).toContainEqual(http)
     const results = await probeAsOtherUser(listeners)
     const answered = listeners.filter((_, i) => results[i] === 'byte:R')
     expect(answered).toEqual([])
-    expect(listeners).toEqual([http])
+    const outcomes = listeners.map((l, i) => ({ ...l, result: results[i] }))
+    if (server.databaseUrl) {
+      // On TEST_DATABASE_URL's server nothing of the database is served by the app.
+      expect(listeners).toEqual([http])
+      return
+    }
+    expect(outcomes.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { ...http, result: expect.any(String) },
+      // Its folder is 0700: another user cannot even reach the socket file.
+      { ...socket, result: 'denied' },
+    ])
+    // The control: the server's own user does reach the database there.
+    const owner = postgres({ path: socket.path, user: 'postgres', database: 'postgres', max: 1 })
+    try {
+      expect([...(await owner`select 1 as one`)]).toEqual([{ one: 1 }])
+    } finally {
+      await owner.end()
+    }
   })
 })
 

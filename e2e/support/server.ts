@@ -88,6 +88,8 @@ export async function startServer(env: Record<string, string> = {}) {
     url,
     port,
     dataDir: db.dataDir,
+    /** Set when the tests run on TEST_DATABASE_URL's server (for processes beside this one). */
+    databaseUrl: db.databaseUrl,
     get pid() {
       return proc!.pid
     },

@@ -9,5 +9,6 @@ export async function startMedia(
 ): Promise<void> {
   await ensureDirs(store)
   const orphans = await sweepOrphans()
-  if (orphans.length > 0) console.log(`[media] removed ${orphans.length} file(s) with no video`)
+  if (orphans.length > 0)
+    console.log(`[media] removed ${orphans.length} file(s) or folder(s) no video names`)
 }

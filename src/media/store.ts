@@ -68,7 +68,7 @@ export const DERIVED_FILES = { master: 'master.m3u8', mp4: 'video.mp4', preview:
 // rung such as `240p`, and `audio`) holding a playlist, init segments and media segments. Each
 // level has its own pattern, so no request can name anything else (no `..`, no dot files).
 const TOP_FILE_RE = /^(master\.m3u8|video\.mp4|preview\.mp4)$/
-const RENDITION_RE = /^(audio|\d{2,4}p)$/
+const RENDITION_RE = /^(audio|\d{1,4}p)$/
 const RENDITION_FILE_RE = /^(index\.m3u8|init(_\d{1,2})?\.mp4|seg_\d{3,6}\.m4s)$/
 
 const PLAYLIST = 'application/vnd.apple.mpegurl'

@@ -126,21 +126,23 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
     async work(count, deps) {
       if (count <= 0) return
       const handle = processVideoJob(deps)
+      // NOTIFY wakes a worker for a new job only: a retry whose delay has passed is found by
+      // polling, so polling keeps its pace when NOTIFY is on (pg-boss would relax it to 30 s).
+      const polling = {
+        pollingIntervalSeconds: media.pollSeconds,
+        notifyPollingIntervalSeconds: media.pollSeconds,
+      }
       for (let i = 0; i < count; i++) {
         workerIds.push(
-          await boss.work<ProcessVideoPayload>(
-            MEDIA_QUEUE,
-            { pollingIntervalSeconds: media.pollSeconds },
-            async ([job]) => {
-              if (job) await handle(job)
-            },
-          ),
+          await boss.work<ProcessVideoPayload>(MEDIA_QUEUE, polling, async ([job]) => {
+            if (job) await handle(job)
+          }),
         )
       }
       workerIds.push(
         await boss.work(
           MEDIA_FAILED_QUEUE,
-          { pollingIntervalSeconds: media.pollSeconds, includeMetadata: true },
+          { ...polling, includeMetadata: true },
           async ([job]: JobWithMetadata<ProcessVideoPayload>[]) => {
             if (job) await markDeadLettered(deps, job, (id) => originalOf(boss, id))
           },

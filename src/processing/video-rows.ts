@@ -9,8 +9,8 @@ import type { Db } from '../database.ts'
 import { type MediaStore, publishFolder, removeFolders } from '../media/store.ts'
 import type { VideoStatus } from '../schemas/video.ts'
 import type { ProcessVideoPayload } from './jobs/process-video.ts'
+import type { MediaProbe } from './probe.ts'
 import type { MediaQueue, QueueTx } from './queue.ts'
-import type { MediaProbe } from './stand-in.ts'
 
 const nextRevision = sql`nextval('video_media_revision')`
 

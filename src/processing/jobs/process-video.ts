@@ -8,7 +8,8 @@ import { rm } from 'node:fs/promises'
 import type { Job } from 'pg-boss'
 import type { Db } from '../../database.ts'
 import { type MediaStore, partialDir, pathOfName, removeFolders } from '../../media/store.ts'
-import { ProcessingError, processVideo } from '../stand-in.ts'
+import { ProcessingError } from '../processing-error.ts'
+import { processVideo } from '../transcode.ts'
 import { markFailed, markProcessing, markReady, writeProgress } from '../video-rows.ts'
 
 /** The video and the file (its store name) the job was made for. */

@@ -1,0 +1,238 @@
+// The encoding profiles, in one place: which renditions a source gets, how each is encoded and
+// cut into segments, the shared audio rendition, the MP4 and the preview loop. Change a number
+// here and `media:reprocess` re-runs every video with it. Measurements behind the choices:
+// /work/brief/pipeline-notes.md §2 and README's decision log.
+
+/**
+ * x264 preset for the ladder. `veryfast` costs 125–131 CPU-s for a 40 s 1080p master on this
+ * 2-core machine (≥ 1.6× its duration even on idle cores); `superfast` 77–82 CPU-s (≈ 1.0×) for
+ * 0.46 dB less SSIM. Only the preset moved the total.
+ */
+export const PRESET = 'superfast'
+
+type RungProfile = {
+  /** The rung's short side in pixels (its height for landscape, its width for portrait). */
+  short: number
+  /** Target, peak and VBV buffer in bit/s. */
+  bitrate: number
+  maxrate: number
+  bufsize: number
+}
+
+export const RUNGS: readonly RungProfile[] = [
+  { short: 1080, bitrate: 5_000_000, maxrate: 5_350_000, bufsize: 10_000_000 },
+  { short: 720, bitrate: 3_000_000, maxrate: 3_210_000, bufsize: 6_000_000 },
+  { short: 480, bitrate: 1_200_000, maxrate: 1_284_000, bufsize: 2_400_000 },
+  { short: 360, bitrate: 600_000, maxrate: 642_000, bufsize: 1_200_000 },
+]
+const MAXRATE_FACTOR = 1.07
+const BUFSIZE_FACTOR = 2
+/** A floor under the source cap: a container's bogus bit rate must not starve a rung. */
+const MIN_BITRATE = 100_000
+/** Above this the extra frames cost bits a portfolio reel does not need. */
+export const MAX_FRAME_RATE = 60
+
+/**
+ * Segments: a 1 s first segment so the first picture arrives fast on a phone, then 3 s, then 4 s
+ * each. Cut by forced key frames at 0, 1, 4, 8, … with `-hls_time` at the first length (the hls
+ * muxer cuts at the first key frame after each target): `-hls_init_time` made every segment 1 s
+ * in ffmpeg 5.1's VOD mode. Every rung gets the same key frames, so they stay aligned.
+ */
+export const SEGMENTS = { firstSeconds: 1, seconds: 4 } as const
+
+/** The one audio rendition every video variant shares (EXT-X-MEDIA group): the studio's mix. */
+export const AUDIO = {
+  bitrate: 192_000,
+  sampleRate: 48_000,
+  channels: 2,
+  segmentSeconds: 4,
+  /** RFC 6381 codec string of AAC-LC, which `-profile:a aac_low` makes. */
+  codecs: 'mp4a.40.2',
+  groupId: 'aud',
+  name: 'Stereo',
+  dir: 'audio',
+} as const
+
+/** The faststart MP4 for browsers without HLS/MSE: a remux of this rung (or the top one below it). */
+export const MP4_SHORT_SIDE = 720
+
+export const PREVIEW = {
+  /** Length of the loop (shorter only when the video is). */
+  seconds: 4,
+  /** Where it starts, as a fraction of the duration: past any black opening, still early. */
+  startAt: 0.3,
+  /** Fits in this box (≤ 480 px wide). */
+  maxSide: 480,
+  maxBytes: 500_000,
+  /** Made from the rung with this short side (or the largest below it): no decode of the master. */
+  fromShort: 480,
+  maxFrameRate: 30,
+  crf: 26,
+  /** Tried in turn until the file fits maxBytes. */
+  maxrates: [800_000, 500_000, 250_000],
+} as const
+
+export type PlannedRung = {
+  /** Folder and label: the short side, e.g. "720p". */
+  name: string
+  width: number
+  height: number
+  bitrate: number
+  maxrate: number
+  bufsize: number
+}
+
+export type LadderSource = { width: number; height: number; videoBitrate: number | null }
+
+const floorEven = (n: number) => Math.max(2, Math.floor(n / 2) * 2)
+const roundEven = (n: number) => Math.max(2, Math.round(n / 2) * 2)
+
+function capped(profile: Omit<RungProfile, 'short'>, sourceBitrate: number | null) {
+  if (sourceBitrate === null || sourceBitrate >= profile.bitrate) return profile
+  const bitrate = Math.max(MIN_BITRATE, Math.round(sourceBitrate))
+  return {
+    bitrate,
+    maxrate: Math.round(bitrate * MAXRATE_FACTOR),
+    bufsize: bitrate * BUFSIZE_FACTOR,
+  }
+}
+
+/**
+ * The renditions for a source of this displayed size, largest first: every standard rung whose
+ * short side the source reaches (never an upscale), or one rung at the source's own size when
+ * it is smaller than the lowest. Even sides (H.264 4:2:0), aspect kept, bit rates capped at the
+ * source's.
+ */
+export function planLadder(source: LadderSource): PlannedRung[] {
+  const landscape = source.width >= source.height
+  const short = Math.min(source.width, source.height)
+  const long = Math.max(source.width, source.height)
+  const fitting = RUNGS.filter((rung) => rung.short <= short)
+  if (fitting.length === 0) {
+    const width = floorEven(source.width)
+    const height = floorEven(source.height)
+    const lowest = RUNGS[RUNGS.length - 1]!
+    const area = (width * height) / (640 * 360)
+    const bitrate = Math.max(MIN_BITRATE, Math.round(lowest.bitrate * area))
+    const profile = capped(
+      { bitrate, maxrate: Math.round(bitrate * MAXRATE_FACTOR), bufsize: bitrate * BUFSIZE_FACTOR },
+      source.videoBitrate,
+    )
+    return [{ name: `${Math.min(width, height)}p`, width, height, ...profile }]
+  }
+  return fitting.map(({ short: side, ...profile }) => {
+    const other = Math.min(roundEven((side * long) / short), floorEven(long))
+    return {
+      name: `${side}p`,
+      width: landscape ? other : side,
+      height: landscape ? side : other,
+      ...capped(profile, source.videoBitrate),
+    }
+  })
+}
+
+/** The short side of a planned rung. */
+export function shortSide(rung: { width: number; height: number }): number {
+  return Math.min(rung.width, rung.height)
+}
+
+/** Frame rate the renditions keep: the source's, capped. */
+export function outputFrameRate(source: number | null): number | null {
+  return source === null ? null : Math.min(source, MAX_FRAME_RATE)
+}
+
+/** `-force_key_frames` expression for the segment plan: key frames at 0, first, then every `seconds`. */
+export function keyFrameExpression(): string {
+  const { firstSeconds: first, seconds } = SEGMENTS
+  return `expr:eq(n_forced,0)+eq(n_forced,1)*gte(t,${first})+gte(n_forced,2)*gte(t,(n_forced-1)*${seconds})`
+}
+
+/** Filter graph: one decode, optional frame-rate cap, one scale per rung → [v0], [v1], … */
+export function scaleGraph(
+  videoStream: number,
+  rungs: readonly PlannedRung[],
+  frameRate: number | null,
+): string {
+  const head = frameRate !== null && frameRate > MAX_FRAME_RATE ? `fps=${MAX_FRAME_RATE},` : ''
+  const labels = rungs.map((_, i) => `[s${i}]`).join('')
+  const scales = rungs.map(
+    (r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1,format=yuv420p[v${i}]`,
+  )
+  return [`[0:${videoStream}]${head}split=${rungs.length}${labels}`, ...scales].join(';')
+}
+
+/** Without this, a phone's GPS position and the editor's metadata would travel to every visitor. */
+export const STRIP_METADATA = ['-map_metadata', '-1', '-map_chapters', '-1'] as const
+
+/** Encoder options of one video rung. */
+export function videoEncoderOptions(rung: PlannedRung, frameRate: number | null): string[] {
+  // GOP longer than two segments: only the forced key frames start segments.
+  const gop = Math.ceil((outputFrameRate(frameRate) ?? 30) * SEGMENTS.seconds * 2)
+  return [
+    ...['-c:v', 'libx264', '-preset', PRESET, '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
+    ...['-b:v', String(rung.bitrate), '-maxrate', String(rung.maxrate)],
+    ...['-bufsize', String(rung.bufsize)],
+    ...['-force_key_frames', keyFrameExpression(), '-g', String(gop), '-sc_threshold', '0'],
+    ...STRIP_METADATA,
+  ]
+}
+
+/** Encoder options of the audio rendition: any layout and rate → stereo 48 kHz AAC-LC (soxr). */
+export function audioEncoderOptions(): string[] {
+  return [
+    ...['-c:a', 'aac', '-profile:a', 'aac_low', '-b:a', String(AUDIO.bitrate)],
+    // soxr resamples 44.1 → 48 kHz better than swr's default; aresample also does the downmix.
+    ...['-af', 'aresample=resampler=soxr', '-ar', String(AUDIO.sampleRate)],
+    ...['-ac', String(AUDIO.channels)],
+    ...STRIP_METADATA,
+  ]
+}
+
+/** hls muxer options for one rendition written into `dir` (fMP4 segments, VOD playlist). */
+export function hlsOptions(dir: string, segmentSeconds: number): string[] {
+  return [
+    ...['-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod'],
+    ...['-hls_segment_type', 'fmp4', '-hls_flags', 'independent_segments'],
+    ...['-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', `${dir}/seg_%03d.m4s`],
+  ]
+}
+
+/** The preview's size: the rung's aspect, inside PREVIEW.maxSide × PREVIEW.maxSide, even sides. */
+export function previewSize(rung: { width: number; height: number }): {
+  width: number
+  height: number
+} {
+  const long = Math.max(rung.width, rung.height)
+  const side = Math.min(PREVIEW.maxSide, long)
+  const fit = (n: number) => floorEven(n === long ? side : (n * side) / long)
+  return { width: fit(rung.width), height: fit(rung.height) }
+}
+
+/** Encoder options of the muted preview loop (H.264 Main, faststart: plays anywhere on hover). */
+export function previewEncoderOptions(
+  size: { width: number; height: number },
+  frameRate: number | null,
+  maxrate: number,
+): string[] {
+  const fps =
+    frameRate !== null && frameRate > PREVIEW.maxFrameRate ? `,fps=${PREVIEW.maxFrameRate}` : ''
+  return [
+    ...['-an', '-sn', '-dn', '-vf', `scale=${size.width}:${size.height},setsar=1${fps}`],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(PREVIEW.crf)],
+    ...['-maxrate', String(maxrate), '-bufsize', String(maxrate)],
+    ...['-profile:v', 'main', '-pix_fmt', 'yuv420p'],
+    ...STRIP_METADATA,
+    ...['-movflags', '+faststart', '-f', 'mp4'],
+  ]
+}
+
+/** The ladder's ffmpeg gets this long: far above 1.5× the duration, below pg-boss's 6 h expiry. */
+export function ladderTimeoutMs(duration: number | null): number {
+  const sixHours = 6 * 3600_000
+  return duration === null ? sixHours : Math.min(sixHours, 10 * 60_000 + duration * 8_000)
+}
+
+/** Remux and preview: copying and a few seconds of encode, bounded by the file's length. */
+export function finishingTimeoutMs(duration: number): number {
+  return Math.min(6 * 3600_000, 5 * 60_000 + duration * 1_000)
+}
