@@ -24,9 +24,12 @@ function mediaSourceAvailable(): boolean {
  * start-low settings would be bypassed.
  */
 export function playsHlsNatively(): boolean {
-  if (!document.createElement('video').canPlayType(HLS_TYPE)) return false
-  return 'ManagedMediaSource' in window || !('MediaSource' in window)
+  nativeHls ??=
+    Boolean(document.createElement('video').canPlayType(HLS_TYPE)) &&
+    ('ManagedMediaSource' in window || !('MediaSource' in window))
+  return nativeHls
 }
+let nativeHls: boolean | undefined
 
 /** Whether playing these sources here will need the hls.js chunk (so it is worth prefetching). */
 export function needsHlsJs(sources: StreamSources): boolean {

@@ -2,6 +2,8 @@
 // where it has one), fullscreen playback of its stream on click.
 import { useEffect, useRef, useState } from 'react'
 import { type AttachedStream, attachStream } from '../player/attach.ts'
+import { prefetchHls } from '../player/load-hls.ts'
+import { needsHlsJs } from '../player/streams.ts'
 import { CloseIcon, PlayIcon, Spinner } from './icons.tsx'
 import { canPreviewOnHover, isMobileViewport, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
@@ -97,6 +99,12 @@ export function WorkTile({ video, onOpenModal }: Props) {
     [],
   )
 
+  // A pointer on the tile or keyboard focus on it is the last moment to fetch hls.js before a
+  // click (the grid's approach usually fetched it already).
+  const intendsToPlay = () => {
+    if (needsHlsJs(video)) prefetchHls()
+  }
+
   const startPreview = () => {
     if (!video.previewUrl || state !== 'idle' || !canPreviewOnHover()) return
     clearTimeout(hoverTimer.current)
@@ -185,8 +193,12 @@ export function WorkTile({ video, onOpenModal }: Props) {
             ref={buttonRef}
             type="button"
             onClick={play}
-            onPointerEnter={(event) => event.pointerType === 'mouse' && startPreview()}
+            onPointerEnter={(event) => {
+              intendsToPlay()
+              if (event.pointerType === 'mouse') startPreview()
+            }}
             onPointerLeave={stopPreview}
+            onFocus={intendsToPlay}
             aria-label={`Play ${video.title}`}
             className="absolute inset-0 cursor-pointer overflow-hidden text-left outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
           >
