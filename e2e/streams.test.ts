@@ -10,6 +10,7 @@ import type { Browser, Page, Request } from 'playwright-core'
 import { makeSampleMedia, type SampleVideo, seedVideos } from '../bench/lighthouse-fixtures.ts'
 import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
 import { hlsChunk, initialFiles } from './support/manifest.ts'
+import { saveScreenshot } from './support/screenshots.ts'
 import { type E2EServer, startServer } from './support/server.ts'
 
 const TEST_TIMEOUT = 60_000
@@ -311,6 +312,8 @@ describe('the public page with processed videos', () => {
       expect(alpha).toBeGreaterThan(0.5)
       expect(alpha).toBeLessThan(0.9)
       expect(paths).toContain(pathOf(video.previewUrl!))
+      await page.waitForTimeout(600) // the overlay's slide
+      await saveScreenshot(page, 'work-hover-preview', { theme: 'dark' })
 
       await page.mouse.move(5, 5)
       await page.locator('video[data-preview]').waitFor({ state: 'detached' })
@@ -420,6 +423,7 @@ describe('the dashboard', () => {
     }, title)
     const bar = row.getByRole('progressbar', { name: `Processing ${title}` })
     await bar.waitFor({ timeout: 60_000 })
+    await saveScreenshot(page, 'manage-processing', { theme: 'light' })
     const value = Number(await bar.getAttribute('aria-valuenow'))
     expect(value).toBeGreaterThanOrEqual(0)
     expect(value).toBeLessThanOrEqual(100)
@@ -458,6 +462,8 @@ describe('the dashboard', () => {
       expect(reason).toMatch(/^Processing failed: \S/)
       const stored = (await adminVideos()).find((v) => v.title === SILENT_TITLE)!
       expect(reason).toContain(stored.error!)
+      await card.scrollIntoViewIfNeeded()
+      await saveScreenshot(page, 'manage-failed', { theme: 'light' })
 
       await page.evaluate((t) => {
         const w = window as unknown as { __seen: string[] }
