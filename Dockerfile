@@ -23,8 +23,9 @@ COPY . .
 RUN bun run build
 
 FROM oven/bun:1.4.5-slim AS runtime
-# ffmpeg makes the seed's sample videos today and will serve the media pipeline; false leaves it
-# out (README gives both sizes; the seed then says what is missing).
+# ffmpeg makes the seed's sample videos and runs the media pipeline (its `setpriv` is util-linux,
+# in every Debian image); false leaves it out (README gives both sizes; the seed then says what
+# is missing, and the server starts no media worker).
 ARG WITH_FFMPEG=true
 RUN if [ "$WITH_FFMPEG" = true ]; then \
       apt-get update \

@@ -7,13 +7,18 @@ import { connectDatabase } from './database.ts'
 import { DatabaseUnreachableError } from './database-wait.ts'
 import { EmbeddedNotServedError } from './embedded-socket.ts'
 import { ensureDirs, mediaStore } from './media/store.ts'
+import { missingTools } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
 
 // A lost socket: the server that serves the embedded database has stopped.
 const GONE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE'])
 
+class MissingToolError extends Error {}
+
 async function main() {
   const config = loadConfig()
+  const missing = missingTools()
+  if (missing) throw new MissingToolError(`A media worker needs ${missing}.`)
   // What this process writes under DATA_DIR is for its user only, as the server's is.
   process.umask(0o077)
   const database = await connectDatabase(config)
@@ -52,7 +57,7 @@ async function main() {
   process.on('SIGINT', () => void stop(0))
 }
 
-const EXPLAINED = [ConfigError, EmbeddedNotServedError, DatabaseUnreachableError]
+const EXPLAINED = [ConfigError, EmbeddedNotServedError, DatabaseUnreachableError, MissingToolError]
 main().catch((e) => {
   console.error(EXPLAINED.some((type) => e instanceof type) ? (e as Error).message : e)
   process.exit(1)

@@ -8,7 +8,14 @@ import { builtinModules } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..')
-const ENTRIES = ['src/server.ts', 'db/seed.ts', 'db/migrate.ts']
+// The server, and what an operator runs in the image beside it (`docker exec … bun run …`).
+const ENTRIES = [
+  'src/server.ts',
+  'src/worker.ts',
+  'src/reprocess.ts',
+  'db/seed.ts',
+  'db/migrate.ts',
+]
 
 /** Folders the Dockerfile's last stage copies from the build context (`COPY <src> … <dest>`). */
 function shippedFolders(): string[] {
@@ -70,3 +77,30 @@ test('what the server, the seed and db:migrate import is in the image', () => {
   expect(missing).toEqual([])
   expect(packages.has('drizzle-orm')).toBe(true)
 })
+
+test('peers the runtime packages need are runtime packages too (the image omits peers)', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+  const runtime = new Set(Object.keys(manifest.dependencies ?? {}))
+  const missing: string[] = []
+  for (const name of runtime) {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'))
+    const optional = pkg.peerDependenciesMeta ?? {}
+    for (const peer of Object.keys(pkg.peerDependencies ?? {})) {
+      if (optional[peer]?.optional || runtime.has(peer)) continue
+      // Imported by the package itself, not only by its users' tooling.
+      if (importsPeer(join(ROOT, 'node_modules', name), peer)) missing.push(`${peer} (for ${name})`)
+    }
+  }
+  expect(missing).toEqual([])
+})
+
+/** Whether any JavaScript file of the package (dist or lib) imports `peer`. */
+function importsPeer(dir: string, peer: string): boolean {
+  const glob = new Bun.Glob('**/*.{js,mjs,cjs}')
+  for (const file of glob.scanSync({ cwd: dir, onlyFiles: true })) {
+    if (file.includes('node_modules/')) continue
+    const text = readFileSync(join(dir, file), 'utf8')
+    if (text.includes(`'${peer}'`) || text.includes(`"${peer}"`)) return true
+  }
+  return false
+}

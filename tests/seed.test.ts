@@ -94,6 +94,14 @@ test('db:seed fills an empty instance once; the videos are served publicly', asy
     expect(thumb.headers.get('content-type')).toBe('image/jpeg')
     const logo = await fetch(video.brandLogoUrl)
     expect(logo.headers.get('content-type')).toBe('image/png')
+    // Processed before the seed returned: visitors get streams at once, and the MP4, not the master.
+    for (const v of body.data.videos) {
+      expect(v.status).toBe('ready')
+      expect(v.hlsUrl).toMatch(/^\/media\/[0-9a-f]{32}\/master\.m3u8$/)
+      expect(v.videoUrl).toBe(v.mp4Url)
+      expect((await fetch(v.hlsUrl)).status).toBe(200)
+    }
+    expect(first.out).toContain('processing: 2 of 2 ready')
     const clip = await fetch(video.videoUrl)
     expect(clip.status).toBe(200)
     // The shared 12-second clip: an MP4 (ftyp box) of real size, not an empty file.

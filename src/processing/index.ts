@@ -16,6 +16,19 @@ export async function startProcessing(deps: {
   const { queue, db, store, videos } = deps
   const added = await videos.enqueueQueued()
   if (added > 0) console.log(`[media] ${added} video(s) queued for processing`)
-  await queue.work(deps.workers, { db, store, onChange: videos.invalidate })
+  const missing = missingTools()
+  if (deps.workers > 0 && missing) {
+    // Better than failing every video: they wait, and play as masters meanwhile.
+    console.log(`[media] ${missing}: videos wait in the queue until a worker with it runs.`)
+  } else {
+    await queue.work(deps.workers, { db, store, onChange: videos.invalidate })
+  }
   return watchVideoChanges(db, videos.invalidate)
+}
+
+/** Why this process cannot process videos, or undefined when it can. */
+export function missingTools(): string | undefined {
+  const missing = ['ffmpeg', 'ffprobe'].filter((tool) => !Bun.which(tool))
+  if (missing.length === 0) return undefined
+  return `${missing.join(' and ')} not installed (Debian: apt-get install ffmpeg)`
 }

@@ -5,6 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { type JobWithMetadata, PgBoss } from 'pg-boss'
+import { deadLetterReason, markDeadLettered } from '../../src/processing/jobs/dead-letter.ts'
+import type { ProcessVideoPayload } from '../../src/processing/jobs/process-video.ts'
+import { MEDIA_FAILED_QUEUE } from '../../src/processing/queue.ts'
 import { retryNotFailed } from '../../src/schemas/video.ts'
 import { startTestApp, type TestApp } from '../helpers/test-app.ts'
 import {
@@ -82,8 +87,9 @@ describe('processing in the server process', () => {
     expect(video.hlsUrl).toBe(`/media/${folder}/master.m3u8`)
     expect(video.mp4Url).toBe(`/media/${folder}/video.mp4`)
     expect(video.previewUrl).toBe(`/media/${folder}/preview.mp4`)
-    // Admins keep the master.
+    // Admins keep the master; SPEC's "Updated" is the last edit, not the last progress write.
     expect(video.videoUrl).toBe(created.videoUrl)
+    expect(video.updatedAt).toBe(created.updatedAt)
 
     const master = await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')
     expect(master.headers.get('cache-control')).toBe('public, max-age=60')
@@ -241,6 +247,75 @@ describe('processing in the server process', () => {
     expect(gone.status).toBe(200)
     expect(await derivedEntries()).toEqual([])
     expect((await t.fetch(video.hlsUrl!)).status).toBe(404)
+  }, 120_000)
+
+  test('a job that used every attempt is dead-lettered: the video fails with a reason', async () => {
+    const created = await uploadVideo(fetch, token, clip, 'Gave Up')
+    const { video } = await watchVideo(fetch, token, created._id, settled)
+    // As a job killed on its last attempt leaves it: processing, partial outputs on disk.
+    await t.app.database.db.execute(
+      sql`update videos set status = 'processing' where id = ${video._id}`,
+    )
+    const [row] = await t.app.database.db.execute<{ key: string }>(
+      sql`select video_key as key from videos where id = ${video._id}`,
+    )
+    // pg-boss moves such a job to media-failed with its data; the server's worker takes it.
+    const boss = new PgBoss({
+      ...t.app.database.poolTarget,
+      max: 1,
+      supervise: false,
+      schedule: false,
+    })
+    await boss.start()
+    try {
+      await boss.send(MEDIA_FAILED_QUEUE, { videoId: video._id, sourceKey: row!.key })
+    } finally {
+      await boss.stop()
+    }
+    const failed = await watchVideo(fetch, token, video._id, (v) => v.status === 'failed', {
+      everyMs: 200,
+    })
+    expect(failed.video.error).toBe(
+      'Processing did not finish after 1 attempt: the worker stopped or stopped responding. Retry to try again.',
+    )
+
+    // A job dead-lettered after three attempts: its last error (without the stack) and its
+    // partial outputs, which no retry will clear now.
+    await t.app.database.db.execute(
+      sql`update videos set status = 'processing' where id = ${video._id}`,
+    )
+    const sourceId = crypto.randomUUID()
+    const partial = join(mediaDir(), `.partial-${sourceId}`)
+    await Bun.write(join(partial, '360p', 'seg_000.m4s'), 'half')
+    const lastOutput = {
+      message: 'ffmpeg exited with code 1: Conversion failed!',
+      stack: 'Error: …\n    at run',
+    }
+    await markDeadLettered(
+      { db: t.app.database.db, store: t.app.services.media },
+      {
+        data: { videoId: video._id, sourceKey: row!.key },
+        sourceId,
+        sourceRetryCount: 2,
+      } as JobWithMetadata<ProcessVideoPayload>,
+      async (id) => (id === sourceId ? { output: lastOutput, retryCount: 2 } : undefined),
+    )
+    expect(await Bun.file(join(partial, '360p', 'seg_000.m4s')).exists()).toBe(false)
+    expect((await getVideo(fetch, token, video._id)).error).toBe(
+      'Processing failed after 3 attempts. Last error: ffmpeg exited with code 1: Conversion failed!',
+    )
+    expect(deadLetterReason(3, { value: { message: 'job heartbeat timeout' } })).toBe(
+      'Processing did not finish after 3 attempts: the worker stopped or stopped responding. Retry to try again.',
+    )
+    // A video Retried or replaced since has its own job: a late dead letter leaves it alone.
+    await t.app.database.db.execute(sql`update videos set status = 'ready' where id = ${video._id}`)
+    await markDeadLettered(
+      { db: t.app.database.db, store: t.app.services.media },
+      { data: { videoId: video._id, sourceKey: row!.key } } as JobWithMetadata<ProcessVideoPayload>,
+      async () => undefined,
+    )
+    expect((await getVideo(fetch, token, video._id)).status).toBe('ready')
+    await t.call('DELETE', `/api/videos/${video._id}`, { token })
   }, 120_000)
 
   test('start-up removes streams folders no row names and partial outputs of finished jobs', async () => {

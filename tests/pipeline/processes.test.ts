@@ -154,7 +154,7 @@ describe('`bun run worker` beside a server whose own worker is off', () => {
     await Bun.sleep(2500)
     expect((await getVideo(fetch, token, waiting._id)).status).toBe('queued')
 
-    worker = spawnBeside(server, ['src/worker.ts'])
+    worker = spawnBeside(server, ['run', '--silent', 'worker'])
     let said = ''
     const reader = (async () => {
       for await (const chunk of worker!.stdout as ReadableStream<Uint8Array>) {
@@ -181,7 +181,7 @@ describe('`bun run worker` beside a server whose own worker is off', () => {
     // `media:reprocess` while the server runs: the same video again, into a new folder.
     const before = folderOf(first.video.hlsUrl!)
     const reprocess = await outputOf(
-      spawnBeside(server, ['scripts/media-reprocess.ts', waiting._id]),
+      spawnBeside(server, ['run', '--silent', 'media:reprocess', waiting._id]),
     )
     expect(reprocess.err).toBe('')
     expect(reprocess.code).toBe(0)
@@ -206,7 +206,10 @@ describe('`bun run worker` beside a server whose own worker is off', () => {
     async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'pipeline-no-server-'))
       try {
-        for (const argv of [['src/worker.ts'], ['scripts/media-reprocess.ts']]) {
+        for (const argv of [
+          ['run', '--silent', 'worker'],
+          ['run', '--silent', 'media:reprocess'],
+        ]) {
           const run = await outputOf(spawnBeside({ dataDir, databaseUrl: undefined }, argv))
           expect(run.code).toBe(1)
           expect(run.err.trim()).toBe(

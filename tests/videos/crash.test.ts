@@ -23,6 +23,9 @@ beforeAll(async () => {
   server = await startServer({
     BUN_OPTIONS: `--preload ${join(import.meta.dir, 'crash-hook.ts')}`,
     CRASH_FILE: crashFile,
+    // The media pipeline's own crash safety is tests/pipeline/processes.test.ts; here its
+    // outputs would only be more entries beside the files these steps are about.
+    MEDIA_WORKERS: '0',
   })
   token = (await server.apiLogin()).token
 }, 120_000)

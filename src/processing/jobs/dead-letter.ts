@@ -13,25 +13,25 @@ export type DeadLetterDeps = { db: Db; store: MediaStore; onChange?: () => void 
 // What pg-boss itself writes when an attempt ended without the handler's answer.
 const NO_ANSWER = /heartbeat|expired|shut down|timeout/i
 
-/** The last error's message pg-boss kept as the job's output, if any. */
+/**
+ * The last error's message pg-boss kept as the job's output, if any: a thrown Error is kept as
+ * `{ message, stack, … }` (the stack never reaches the row), its own failures as `{ value }`.
+ */
 function lastError(output: unknown): string | undefined {
-  const message =
-    typeof output === 'string'
-      ? output
-      : typeof (output as { message?: unknown })?.message === 'string'
-        ? (output as { message: string }).message
-        : typeof (output as { value?: unknown })?.value === 'string'
-          ? (output as { value: string }).value
-          : undefined
-  return message?.trim() || undefined
+  if (typeof output === 'string') return output.trim() || undefined
+  const o = output as { message?: unknown; value?: unknown } | null
+  if (typeof o?.message === 'string') return o.message.trim() || undefined
+  if (o?.value !== undefined && o.value !== output) return lastError(o.value)
+  return undefined
 }
 
 export function deadLetterReason(attempts: number, output: unknown): string {
   const last = lastError(output)
+  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`
   if (!last || NO_ANSWER.test(last)) {
-    return `Processing stopped before it could finish, ${attempts} times (the worker was stopped or stopped responding). Retry to try again.`
+    return `Processing did not finish after ${tries}: the worker stopped or stopped responding. Retry to try again.`
   }
-  return `Processing failed ${attempts} times. Last error: ${last}`
+  return `Processing failed after ${tries}. Last error: ${last}`
 }
 
 export async function markDeadLettered(

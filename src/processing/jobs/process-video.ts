@@ -22,7 +22,7 @@ export type ProcessVideoDeps = {
   onChange?: () => void
 }
 
-const PROGRESS_EVERY_MS = 1000
+export const PROGRESS_EVERY_MS = 1000
 
 function isPayload(data: unknown): data is ProcessVideoPayload {
   const d = data as Partial<ProcessVideoPayload> | null
@@ -47,7 +47,7 @@ export function processVideoJob(deps: ProcessVideoDeps) {
     // Stops ffmpeg when the worker stops (job.signal) or the video's file changes (below).
     const obsolete = new AbortController()
     const signal = AbortSignal.any([job.signal, obsolete.signal])
-    const progress = throttled(async (percent) => {
+    const progress = progressWriter(async (percent) => {
       if (await writeProgress(db, payload, percent)) changed()
       else obsolete.abort()
     })
@@ -73,9 +73,11 @@ export function processVideoJob(deps: ProcessVideoDeps) {
 
 /**
  * Passes on whole percents that changed, at most one a second and one at a time (a slow
- * database never queues writes); the last value waiting is written when the current one ends.
+ * database never queues writes). A value that arrives too soon waits for the next report
+ * (ffmpeg reports twice a second); nothing is written after the run ends, so no late write can
+ * land on a row already marked ready.
  */
-function throttled(write: (percent: number) => Promise<void>) {
+export function progressWriter(write: (percent: number) => Promise<void>) {
   let written = -1
   let lastAt = 0
   let waiting: number | undefined

@@ -4,12 +4,12 @@
 // embedded database through the server's private socket. The server's workers or `bun run
 // worker` do the work; each video keeps serving its current streams until the new ones are in.
 import { videos } from '../db/schema.ts'
-import { ConfigError, loadConfig } from '../src/config.ts'
-import { connectDatabase } from '../src/database.ts'
-import { DatabaseUnreachableError } from '../src/database-wait.ts'
-import { EmbeddedNotServedError } from '../src/embedded-socket.ts'
-import { startMediaQueue } from '../src/processing/queue.ts'
-import { requeue } from '../src/processing/video-rows.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { connectDatabase } from './database.ts'
+import { DatabaseUnreachableError } from './database-wait.ts'
+import { EmbeddedNotServedError } from './embedded-socket.ts'
+import { startMediaQueue } from './processing/queue.ts'
+import { requeue } from './processing/video-rows.ts'
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
