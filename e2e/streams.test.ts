@@ -227,6 +227,43 @@ describe('the public page with processed videos', () => {
   )
 
   test(
+    'a stream that cannot load falls back to the MP4 (never the master), from the same click',
+    async () => {
+      const video = ready[1]!
+      const { page, context, assertClean } = await openPage(browser, {
+        width: 1280,
+        baseURL: server.url,
+        allow: [/Failed to load resource/],
+      })
+      const warnings: string[] = []
+      page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
+      const paths = recordPaths(page)
+      await page.route(`**${pathOf(video.hlsUrl!)}`, (route) =>
+        route.fulfill({ status: 404, body: 'gone' }),
+      )
+      await page.goto('/')
+      await gridSettled(page)
+      const button = page.getByRole('button', { name: `Play ${video.title}` })
+      await button.scrollIntoViewIfNeeded()
+      await button.click()
+      await page.waitForFunction(() => {
+        const player = document.fullscreenElement?.querySelector('video')
+        return player && !player.paused && player.currentTime > 0.5
+      })
+      const src = await page.evaluate(
+        () => document.fullscreenElement!.querySelector('video')!.currentSrc,
+      )
+      expect(pathOf(src)).toBe(pathOf(video.mp4Url!))
+      expect(warnings.some((w) => w.includes('playing the MP4 instead'))).toBe(true)
+      for (const v of ready) expect(paths).not.toContain(pathOf(v.videoUrl))
+      await page.evaluate(() => document.exitFullscreen())
+      await button.waitFor()
+      await finish(page, () => context.close(), assertClean)
+    },
+    TEST_TIMEOUT,
+  )
+
+  test(
     'phone: the modal plays the stream with native controls and autoplay; the master is never requested',
     async () => {
       const video = ready[1]!

@@ -3,7 +3,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useAttachedStream } from '../player/use-stream.ts'
 import { CloseIcon, Spinner } from './icons.tsx'
-import { logPlayFailure, playWithSoundIfAllowed } from './media.ts'
+import { isInterruptedPlay, logPlayFailure, playWithSoundIfAllowed } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
 
 type Props = { video: PublicVideo; onClose: () => void }
@@ -44,7 +44,7 @@ export function VideoModal({ video, onClose }: Props) {
   // The stream (or file) is attached once the dialog shows, then played with sound if allowed.
   useAttachedStream(videoRef, video, (player) => {
     playWithSoundIfAllowed(player).catch((error: unknown) => {
-      if (closed.current) return
+      if (closed.current || isInterruptedPlay(error)) return
       logPlayFailure(video.title, error)
       onCloseRef.current()
     })

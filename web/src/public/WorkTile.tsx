@@ -5,7 +5,7 @@ import { type AttachedStream, attachStream } from '../player/attach.ts'
 import { prefetchHls } from '../player/load-hls.ts'
 import { needsHlsJs } from '../player/streams.ts'
 import { CloseIcon, PlayIcon, Spinner } from './icons.tsx'
-import { canPreviewOnHover, isMobileViewport, logPlayFailure } from './media.ts'
+import { canPreviewOnHover, isInterruptedPlay, isMobileViewport, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
 
 type TileState = 'idle' | 'loading' | 'playing'
@@ -140,7 +140,7 @@ export function WorkTile({ video, onOpenModal }: Props) {
     const start = () => {
       if (current !== attempt.current) return
       player.play().catch((error: unknown) => {
-        if (current === attempt.current) fail(error)
+        if (current === attempt.current && !isInterruptedPlay(error)) fail(error)
       })
     }
     if (stream.current.ready) void stream.current.ready.then(start)

@@ -12,6 +12,14 @@ export function logPlayFailure(title: string, error: unknown): void {
   console.error(`Could not play "${title}"`, error)
 }
 
+/**
+ * play() rejected because a new source was loaded meanwhile (a stream falling back to its MP4,
+ * which plays on by itself): not a failure to report.
+ */
+export function isInterruptedPlay(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError'
+}
+
 /** Plays with sound when the browser allows it, muted otherwise (autoplay policies differ). */
 export async function playWithSoundIfAllowed(video: HTMLVideoElement): Promise<void> {
   try {
