@@ -1,5 +1,5 @@
 // Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
-// Ready videos play their stream (hls.js with the public tiles' settings), others the master.
+// Processed videos play their stream (hls.js with the public tiles' settings), others the master.
 import { useRef } from 'react'
 import { useAttachedStream } from '../../player/use-stream.ts'
 import type { Video } from '../api.ts'
@@ -8,12 +8,9 @@ import { Icons } from '../components/ui.tsx'
 
 export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
   const videoRef = useRef<HTMLVideoElement>(null)
-  // Until processing is done the streams are null and the master plays, as before issue 12.
-  useAttachedStream(videoRef, {
-    videoUrl: video.videoUrl,
-    hlsUrl: video.status === 'ready' ? video.hlsUrl : null,
-    mp4Url: video.status === 'ready' ? video.mp4Url : null,
-  })
+  // Streams exist once a video has been processed (and stay while it is processed again); until
+  // then hlsUrl is null and the master plays, as before issue 12.
+  useAttachedStream(videoRef, video)
   return (
     <Dialog
       title={video.title}
