@@ -4,7 +4,7 @@
 // marks the video failed when every attempt died without an answer (a killed process, a hang).
 // Settings and their measurements: /work/brief/pipeline-notes.md §1 and the README decision log.
 import { sql } from 'drizzle-orm'
-import { type DrizzleTransactionLike, fromDrizzle, type JobWithMetadata, PgBoss } from 'pg-boss'
+import type { DrizzleTransactionLike, JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
 import type { PoolTarget } from '../database.ts'
 import { type DeadLetterDeps, markDeadLettered } from './jobs/dead-letter.ts'
@@ -36,8 +36,11 @@ export type MediaQueue = {
   cancel(job: ProcessVideoPayload, tx?: QueueTx): Promise<void>
   /** Starts a job just committed now rather than at this process's next poll. */
   wake(): void
-  /** Which of these job ids may still run (queued, waiting for a retry, or running). */
-  liveJobs(ids: string[]): Promise<Set<string>>
+  /**
+   * Which of these job ids are running, or were when their process died and are not yet given
+   * up (their heartbeat has not expired): a worker may be writing their outputs right now.
+   */
+  activeJobs(ids: string[]): Promise<Set<string>>
   /** Runs `count` media workers in this process, and the dead-letter worker. */
   work(count: number, deps: ProcessVideoDeps & DeadLetterDeps): Promise<void>
   /** Stops polling; running jobs get `graceMs` to finish, then are failed (retried later) and aborted. */
@@ -56,6 +59,9 @@ export type QueueOptions = {
 
 export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue> {
   const { embedded, media } = options
+  // Loaded here, not with the module: pg-boss and its pg driver take 0.3–1 s to load on this
+  // machine, which would otherwise come before the first attempt to reach DATABASE_URL.
+  const { PgBoss, fromDrizzle } = await import('pg-boss')
   const boss = new PgBoss({
     ...options.target,
     application_name: 'studio-media',
@@ -114,13 +120,13 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
       for (const id of workerIds) boss.notifyWorker(id)
     },
 
-    async liveJobs(ids) {
-      const live = new Set<string>()
+    async activeJobs(ids) {
+      const active = new Set<string>()
       for (const id of ids) {
         const [job] = await boss.findJobs(MEDIA_QUEUE, { id })
-        if (job && LIVE_STATES.has(job.state)) live.add(id)
+        if (job?.state === 'active') active.add(id)
       }
-      return live
+      return active
     },
 
     async work(count, deps) {

@@ -9,68 +9,25 @@ import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
-import {
-  type MediaStore,
-  mediaUrl,
-  partialJobId,
-  removeFolders,
-  removeNames,
-  streamsUrls,
-  sweep,
-} from '../media/store.ts'
+import { type MediaStore, partialJobId, removeFolders, removeNames, sweep } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { requeue, unprocessed } from '../processing/video-rows.ts'
 import type { FileKind } from '../schemas/file-rules.ts'
 import { msg } from '../schemas/messages.ts'
-import { retryNotFailed, type VideoStatus } from '../schemas/video.ts'
+import { retryNotFailed } from '../schemas/video.ts'
 import { type Adopted, type UploadIds, withUploads } from '../uploads/intake.ts'
 import type { TusEndpoint } from '../uploads/tus.ts'
 import { ReadCache } from './read-cache.ts'
+import {
+  type PublicVideoView,
+  toPublicView,
+  toView,
+  type VideoView,
+  type ViewRow,
+  viewColumns,
+} from './video-view.ts'
 
-export type VideoView = {
-  _id: string
-  title: string
-  description: string
-  /** The master as uploaded (admins keep it; visitors get it only until streams exist). */
-  videoUrl: string
-  thumbnailUrl: string
-  brandLogoUrl: string
-  createdAt: string
-  updatedAt: string
-  status: VideoStatus
-  /** 0–100 while processing; 100 once ready. */
-  progress: number
-  /** Seconds; null until probed. */
-  duration: number | null
-  /** Displayed size; null until probed. */
-  width: number | null
-  height: number | null
-  /** Null until the video's streams exist. */
-  hlsUrl: string | null
-  mp4Url: string | null
-  previewUrl: string | null
-  /** Why processing failed, when it did. */
-  error: string | null
-}
-
-/** What the public page needs: no edit time, no progress, and the master only until streams exist. */
-export type PublicVideoView = Pick<
-  VideoView,
-  | '_id'
-  | 'title'
-  | 'description'
-  | 'videoUrl'
-  | 'thumbnailUrl'
-  | 'brandLogoUrl'
-  | 'createdAt'
-  | 'status'
-  | 'duration'
-  | 'width'
-  | 'height'
-  | 'hlsUrl'
-  | 'mp4Url'
-  | 'previewUrl'
->
+export type { PublicVideoView, VideoView }
 
 // The columns each file kind lives in.
 const COLUMNS = {
@@ -82,70 +39,6 @@ const COLUMNS = {
 type FileColumns = Partial<
   Pick<typeof videos.$inferInsert, (typeof COLUMNS)[FileKind][keyof (typeof COLUMNS)[FileKind]]>
 >
-
-const viewColumns = {
-  id: videos.id,
-  title: videos.title,
-  description: videos.description,
-  videoKey: videos.videoKey,
-  thumbnailKey: videos.thumbnailKey,
-  brandLogoKey: videos.brandLogoKey,
-  createdAt: videos.createdAt,
-  updatedAt: videos.updatedAt,
-  status: videos.status,
-  progress: videos.progress,
-  duration: videos.duration,
-  width: videos.width,
-  height: videos.height,
-  streamsKey: videos.streamsKey,
-  processingError: videos.processingError,
-}
-type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
-
-function toView(row: ViewRow): VideoView {
-  // A folder is named only once every output in it is complete; a reprocess keeps serving the
-  // previous folder until the new one replaces it.
-  const streams = row.streamsKey ? streamsUrls(row.streamsKey) : undefined
-  return {
-    _id: row.id,
-    title: row.title,
-    description: row.description,
-    videoUrl: mediaUrl(row.videoKey),
-    thumbnailUrl: mediaUrl(row.thumbnailKey),
-    brandLogoUrl: mediaUrl(row.brandLogoKey),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    status: row.status,
-    progress: row.progress,
-    duration: row.duration,
-    width: row.width,
-    height: row.height,
-    hlsUrl: streams?.hls ?? null,
-    mp4Url: streams?.mp4 ?? null,
-    previewUrl: streams?.preview ?? null,
-    error: row.status === 'failed' ? row.processingError : null,
-  }
-}
-
-/** The master is kept, never sent to visitors once streams exist: then `videoUrl` is the MP4. */
-function toPublicView(view: VideoView): PublicVideoView {
-  return {
-    _id: view._id,
-    title: view.title,
-    description: view.description,
-    videoUrl: view.mp4Url ?? view.videoUrl,
-    thumbnailUrl: view.thumbnailUrl,
-    brandLogoUrl: view.brandLogoUrl,
-    createdAt: view.createdAt,
-    status: view.status,
-    duration: view.duration,
-    width: view.width,
-    height: view.height,
-    hlsUrl: view.hlsUrl,
-    mp4Url: view.mp4Url,
-    previewUrl: view.previewUrl,
-  }
-}
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const PUBLIC_LIST_MAX = 500
@@ -160,7 +53,7 @@ export function createVideosService(deps: {
   db: Db
   store: MediaStore
   uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
-  queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'liveJobs'>
+  queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'activeJobs'>
 }) {
   const { db, store, queue } = deps
 
@@ -387,14 +280,16 @@ export function createVideosService(deps: {
 
     /**
      * Start-up: media files and streams folders no row names are removed (see ARCHITECTURE.md
-     * "Data"), and the partial outputs of jobs that will not resume. Rows are read after the
+     * "Data"), and the partial outputs of jobs no worker is running. Rows are read after the
      * folder is listed and under a share lock, so a worker process finishing meanwhile (it holds
      * the row while it renames its folder in) is waited for, not swept.
      */
     async sweepOrphans(): Promise<string[]> {
       return sweep(store, async (listed) => {
         const partials = listed.flatMap((name) => partialJobId(name) ?? [])
-        const live = await queue.liveJobs(partials)
+        // A job still active may have a worker process writing there (a crashed one's retry
+        // clears its own); any other partial is a leftover.
+        const active = await queue.activeJobs(partials)
         const rows = await db
           .select({
             videoKey: videos.videoKey,
@@ -407,7 +302,7 @@ export function createVideosService(deps: {
         const keep = new Set(rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']))
         for (const name of listed) {
           const job = partialJobId(name)
-          if (job && live.has(job)) keep.add(name)
+          if (job && active.has(job)) keep.add(name)
         }
         return keep
       })

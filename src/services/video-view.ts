@@ -1,0 +1,114 @@
+// The shapes in which a video leaves the server: the admins' answer and the public one (no edit
+// time, no progress, and never the master once streams exist).
+import { videos } from '../../db/schema.ts'
+import { mediaUrl, streamsUrls } from '../media/store.ts'
+import type { VideoStatus } from '../schemas/video.ts'
+
+export type VideoView = {
+  _id: string
+  title: string
+  description: string
+  /** The master as uploaded (admins keep it; visitors get it only until streams exist). */
+  videoUrl: string
+  thumbnailUrl: string
+  brandLogoUrl: string
+  createdAt: string
+  updatedAt: string
+  status: VideoStatus
+  /** 0–100 while processing; 100 once ready. */
+  progress: number
+  /** Seconds; null until probed. */
+  duration: number | null
+  /** Displayed size; null until probed. */
+  width: number | null
+  height: number | null
+  /** Null until the video's streams exist. */
+  hlsUrl: string | null
+  mp4Url: string | null
+  previewUrl: string | null
+  /** Why processing failed, when it did. */
+  error: string | null
+}
+
+/** What the public page needs: no edit time, no progress, and the master only until streams exist. */
+export type PublicVideoView = Pick<
+  VideoView,
+  | '_id'
+  | 'title'
+  | 'description'
+  | 'videoUrl'
+  | 'thumbnailUrl'
+  | 'brandLogoUrl'
+  | 'createdAt'
+  | 'status'
+  | 'duration'
+  | 'width'
+  | 'height'
+  | 'hlsUrl'
+  | 'mp4Url'
+  | 'previewUrl'
+>
+
+export const viewColumns = {
+  id: videos.id,
+  title: videos.title,
+  description: videos.description,
+  videoKey: videos.videoKey,
+  thumbnailKey: videos.thumbnailKey,
+  brandLogoKey: videos.brandLogoKey,
+  createdAt: videos.createdAt,
+  updatedAt: videos.updatedAt,
+  status: videos.status,
+  progress: videos.progress,
+  duration: videos.duration,
+  width: videos.width,
+  height: videos.height,
+  streamsKey: videos.streamsKey,
+  processingError: videos.processingError,
+}
+export type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
+
+export function toView(row: ViewRow): VideoView {
+  // A folder is named only once every output in it is complete; a reprocess keeps serving the
+  // previous folder until the new one replaces it.
+  const streams = row.streamsKey ? streamsUrls(row.streamsKey) : undefined
+  return {
+    _id: row.id,
+    title: row.title,
+    description: row.description,
+    videoUrl: mediaUrl(row.videoKey),
+    thumbnailUrl: mediaUrl(row.thumbnailKey),
+    brandLogoUrl: mediaUrl(row.brandLogoKey),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    status: row.status,
+    progress: row.progress,
+    duration: row.duration,
+    width: row.width,
+    height: row.height,
+    hlsUrl: streams?.hls ?? null,
+    mp4Url: streams?.mp4 ?? null,
+    previewUrl: streams?.preview ?? null,
+    error: row.status === 'failed' ? row.processingError : null,
+  }
+}
+
+/** The master is kept, never sent to visitors once streams exist: then `videoUrl` is the MP4. */
+export function toPublicView(view: VideoView): PublicVideoView {
+  return {
+    _id: view._id,
+    title: view.title,
+    description: view.description,
+    videoUrl: view.mp4Url ?? view.videoUrl,
+    thumbnailUrl: view.thumbnailUrl,
+    brandLogoUrl: view.brandLogoUrl,
+    createdAt: view.createdAt,
+    status: view.status,
+    duration: view.duration,
+    width: view.width,
+    height: view.height,
+    hlsUrl: view.hlsUrl,
+    mp4Url: view.mp4Url,
+    previewUrl: view.previewUrl,
+  }
+}
