@@ -8,6 +8,7 @@ const benches: Record<string, string> = {
   fuzz: 'bench/fuzz.ts',
   lighthouse: 'bench/lighthouse.ts',
   fresh: 'bench/fresh.ts',
+  playback: 'bench/playback.ts',
   processing: 'bench/processing.ts',
 }
 const name = process.argv[2]

@@ -7,9 +7,9 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core'
 import { makeSampleMedia, seedVideos } from '../bench/lighthouse-fixtures.ts'
 import { launchBrowser, openPage } from './support/browser.ts'
+import { DIST, dashboardChunks, hlsChunk, initialFiles } from './support/manifest.ts'
 import { type E2EServer, startServer } from './support/server.ts'
 
-const DIST = join(import.meta.dir, '..', 'web', 'dist')
 const SEEDED = 7 // three rows at three columns, the last one short
 const TEST_TIMEOUT = 30_000
 
@@ -40,7 +40,13 @@ let videos: PublicVideo[]
 
 beforeAll(async () => {
   mediaDir = mkdtempSync(join(tmpdir(), 'public-e2e-'))
-  const [started, samples] = await Promise.all([startServer(), makeSampleMedia(mediaDir, SEEDED)])
+  // The page as it is before the media pipeline has worked on anything: no worker, so every
+  // video stays queued and its tile plays the master, as it did before issue 12 (processed
+  // videos are e2e/streams.test.ts's).
+  const [started, samples] = await Promise.all([
+    startServer({ MEDIA_WORKERS: '0' }),
+    makeSampleMedia(mediaDir, SEEDED),
+  ])
   server = started
   const { token } = await server.apiLogin()
   await seedVideos(server.url, token, samples)
@@ -259,7 +265,15 @@ for (const size of WIDTHS) {
         await page.waitForLoadState('networkidle')
 
         const urls = requests.map((r) => new URL(r.url()).pathname)
-        for (const chunk of dashboardChunks()) expect(urls).not.toContain(`/${chunk}`)
+        const dashboard = dashboardChunks()
+        expect(dashboard.length).toBeGreaterThan(0)
+        for (const chunk of dashboard) expect(urls).not.toContain(`/${chunk}`)
+        // hls.js is its own chunk, imported only dynamically, and with no stream to play it is
+        // never fetched at all.
+        const hls = hlsChunk()
+        expect(hls.dynamicFromEntry).toBe(true)
+        expect(initialFiles().has(hls.file)).toBe(false)
+        expect(urls).not.toContain(`/${hls.file}`)
         for (const video of videos)
           expect(urls).not.toContain(new URL(video.videoUrl, server.url).pathname)
         expect(requests.filter((r) => r.resourceType() === 'media')).toEqual([])
@@ -488,6 +502,9 @@ describe('at 1280 px', () => {
       )
       const colour = await overlay.evaluate((el) => getComputedStyle(el).backgroundColor)
       expect(colour).toBe('rgb(247, 209, 23)')
+      // A video without a preview loop (not processed yet) changes nothing else on hover.
+      await page.waitForTimeout(400)
+      await expect(page.locator('video[data-preview]').count()).resolves.toBe(0)
       await expect(
         logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
       ).resolves.toBe(true)
@@ -692,30 +709,3 @@ describe('at 375 px', () => {
     TEST_TIMEOUT,
   )
 })
-
-/** Files that only the dashboard needs, from the build manifest (never requested by `/`). */
-function dashboardChunks(): string[] {
-  type Chunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }
-  const manifest = JSON.parse(readFileSync(join(DIST, '.vite', 'manifest.json'), 'utf8')) as Record<
-    string,
-    Chunk
-  >
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry)!
-  const initial = new Set([entry.file, ...(entry.css ?? [])])
-  for (const key of entry.imports ?? []) initial.add(manifest[key]!.file)
-  const app = Object.entries(manifest).find(([key]) => key.includes('app/mount'))
-  if (!app) throw new Error('the build has no dashboard chunk (src/app/mount.tsx)')
-  const files = new Set<string>()
-  const seen = new Set<string>()
-  const walk = (key: string) => {
-    if (seen.has(key)) return
-    seen.add(key)
-    const chunk = manifest[key]!
-    if (!initial.has(chunk.file)) files.add(chunk.file)
-    for (const css of chunk.css ?? []) if (!initial.has(css)) files.add(css)
-    for (const next of chunk.imports ?? []) walk(next)
-  }
-  walk(app[0])
-  expect(files.size).toBeGreaterThan(0)
-  return [...files]
-}

@@ -1,8 +1,9 @@
 // Below 768 px a chosen video plays in this modal: native controls, autoplay, a close button,
 // Escape and outside tap to close, focus kept inside and given back to the tile afterwards.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useAttachedStream } from '../player/use-stream.ts'
 import { CloseIcon, Spinner } from './icons.tsx'
-import { logPlayFailure, playWithSoundIfAllowed } from './media.ts'
+import { isInterruptedPlay, logPlayFailure, playWithSoundIfAllowed } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
 
 type Props = { video: PublicVideo; onClose: () => void }
@@ -12,6 +13,7 @@ export function VideoModal({ video, onClose }: Props) {
   const videoRef = useRef<HTMLVideoElement>(null)
   const closeRef = useRef<HTMLButtonElement>(null)
   const [loading, setLoading] = useState(true)
+  const closed = useRef(false)
   const onCloseRef = useRef(onClose)
   onCloseRef.current = onClose
 
@@ -31,18 +33,22 @@ export function VideoModal({ video, onClose }: Props) {
     // showModal() gives the top layer, an inert page behind and Escape as a `cancel` event.
     if (!dialog.open) dialog.showModal()
     closeRef.current?.focus()
-    let cancelled = false
-    playWithSoundIfAllowed(player).catch((error: unknown) => {
-      if (cancelled) return
-      logPlayFailure(video.title, error)
-      onCloseRef.current()
-    })
+    closed.current = false
     return () => {
-      cancelled = true
+      closed.current = true
       player.pause()
       if (dialog.open) dialog.close()
     }
-  }, [video.title])
+  }, [])
+
+  // The stream (or file) is attached once the dialog shows, then played with sound if allowed.
+  useAttachedStream(videoRef, video, (player) => {
+    playWithSoundIfAllowed(player).catch((error: unknown) => {
+      if (closed.current || isInterruptedPlay(error)) return
+      logPlayFailure(video.title, error)
+      onCloseRef.current()
+    })
+  })
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the click is the outside-tap close; Escape and the close button cover the keyboard
@@ -75,7 +81,6 @@ export function VideoModal({ video, onClose }: Props) {
           {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one) */}
           <video
             ref={videoRef}
-            src={video.videoUrl}
             poster={video.thumbnailUrl}
             controls
             autoPlay

@@ -1,5 +1,7 @@
 // Work: the public videos in a 1/2/3-column grid, with the phone-sized modal player.
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { needsHlsJs } from '../player/streams.ts'
+import { usePrefetchHls } from '../player/use-stream.ts'
 import { work } from './content.ts'
 import type { PublicVideo } from './publicVideos.ts'
 import { VideoModal } from './VideoModal.tsx'
@@ -13,6 +15,9 @@ export function Work({ videos, loading }: Props) {
   const [modal, setModal] = useState<{ video: PublicVideo; opener: HTMLElement } | null>(null)
 
   const returnFocusTo = useRef<HTMLElement | null>(null)
+  const gridRef = useRef<HTMLUListElement>(null)
+  const streams = useMemo(() => videos.some(needsHlsJs), [videos])
+  usePrefetchHls(gridRef, streams)
 
   // The page behind a modal dialog is inert, so focus goes back only once the dialog is gone.
   useEffect(() => {
@@ -45,6 +50,7 @@ export function Work({ videos, loading }: Props) {
         </div>
 
         <ul
+          ref={gridRef}
           aria-busy={loading}
           aria-label="Videos"
           className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"

@@ -1,7 +1,11 @@
-// One work tile: thumbnail at rest, yellow brand overlay on hover, fullscreen playback on click.
+// One work tile: thumbnail at rest, yellow brand overlay on hover (over the video's preview loop
+// where it has one), fullscreen playback of its stream on click.
 import { useEffect, useRef, useState } from 'react'
+import { type AttachedStream, attachStream } from '../player/attach.ts'
+import { prefetchHls } from '../player/load-hls.ts'
+import { needsHlsJs } from '../player/streams.ts'
 import { CloseIcon, PlayIcon, Spinner } from './icons.tsx'
-import { isMobileViewport, logPlayFailure } from './media.ts'
+import { canPreviewOnHover, isInterruptedPlay, isMobileViewport, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
 
 type TileState = 'idle' | 'loading' | 'playing'
@@ -12,17 +16,41 @@ type Props = {
   onOpenModal: (video: PublicVideo, opener: HTMLElement) => void
 }
 
+/** A pointer that only passes over a tile on its way elsewhere starts no preview download. */
+const HOVER_INTENT_MS = 120
+
 export function WorkTile({ video, onOpenModal }: Props) {
   const [state, setState] = useState<TileState>('idle')
+  const [previewing, setPreviewing] = useState(false)
   const frameRef = useRef<HTMLDivElement>(null)
   const videoRef = useRef<HTMLVideoElement>(null)
   const buttonRef = useRef<HTMLButtonElement>(null)
   const wentFullscreen = useRef(false)
   const failed = useRef(false)
   const restoreFocus = useRef(false)
+  const stream = useRef<AttachedStream | null>(null)
+  // Each click is one playback attempt; answers from an earlier one (a play() rejected because
+  // its stream was released) are not failures of the current one.
+  const attempt = useRef(0)
+  const resumeAt = useRef(0)
+  const active = useRef(false)
+  const hoverTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
 
-  const backToIdle = () => {
+  /** Releases the hls.js instance (one per playback); a stream resumes where it was paused. */
+  const releaseStream = (ended: boolean) => {
+    attempt.current++
+    const player = videoRef.current
+    if (stream.current?.engine() === 'hls.js') {
+      resumeAt.current = ended || !player ? 0 : player.currentTime
+      stream.current.destroy()
+      stream.current = null
+    }
+  }
+
+  const backToIdle = (ended = false) => {
+    active.current = false
     videoRef.current?.pause()
+    releaseStream(ended)
     setState('idle')
     if (document.fullscreenElement === frameRef.current) {
       document.exitFullscreen().catch(() => {})
@@ -44,13 +72,16 @@ export function WorkTile({ video, onOpenModal }: Props) {
   }, [state])
 
   // SPEC §2: leaving fullscreen pauses the video.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: releaseStream reads refs only
   useEffect(() => {
     const onFullscreenChange = () => {
       if (document.fullscreenElement === frameRef.current) {
         wentFullscreen.current = true
       } else if (wentFullscreen.current) {
         wentFullscreen.current = false
+        active.current = false
         videoRef.current?.pause()
+        releaseStream(false)
         restoreFocus.current = true
         setState('idle')
       }
@@ -58,6 +89,31 @@ export function WorkTile({ video, onOpenModal }: Props) {
     document.addEventListener('fullscreenchange', onFullscreenChange)
     return () => document.removeEventListener('fullscreenchange', onFullscreenChange)
   }, [])
+
+  // An unmounted tile keeps no player alive.
+  useEffect(
+    () => () => {
+      stream.current?.destroy()
+      clearTimeout(hoverTimer.current)
+    },
+    [],
+  )
+
+  // A pointer on the tile or keyboard focus on it is the last moment to fetch hls.js before a
+  // click (the grid's approach usually fetched it already).
+  const intendsToPlay = () => {
+    if (needsHlsJs(video)) prefetchHls()
+  }
+
+  const startPreview = () => {
+    if (!video.previewUrl || state !== 'idle' || !canPreviewOnHover()) return
+    clearTimeout(hoverTimer.current)
+    hoverTimer.current = setTimeout(() => setPreviewing(true), HOVER_INTENT_MS)
+  }
+  const stopPreview = () => {
+    clearTimeout(hoverTimer.current)
+    setPreviewing(false)
+  }
 
   const play = () => {
     const frame = frameRef.current
@@ -67,15 +123,28 @@ export function WorkTile({ video, onOpenModal }: Props) {
       onOpenModal(video, buttonRef.current ?? frame)
       return
     }
-    // All three calls stay inside the click: fullscreen and unmuted play need the user's gesture.
+    stopPreview()
+    // Fullscreen, unmuted play() and the stream's source all start inside the click: fullscreen
+    // and sound need the user's gesture, and Safari wants play() within it too.
     failed.current = false
+    active.current = true
     player.muted = false
     setState('loading')
     if (frame.requestFullscreen) {
       // Refused fullscreen (a browser setting, an iframe) still plays in the tile.
       frame.requestFullscreen().catch((error) => console.warn('Fullscreen was refused', error))
     }
-    player.play().catch(fail)
+    player.preload = 'auto'
+    stream.current ??= attachStream(player, video, { startAt: resumeAt.current })
+    const current = ++attempt.current
+    const start = () => {
+      if (current !== attempt.current) return
+      player.play().catch((error: unknown) => {
+        if (current === attempt.current && !isInterruptedPlay(error)) fail(error)
+      })
+    }
+    if (stream.current.ready) void stream.current.ready.then(start)
+    else start()
   }
 
   const idle = state === 'idle'
@@ -89,7 +158,6 @@ export function WorkTile({ video, onOpenModal }: Props) {
         {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one) */}
         <video
           ref={videoRef}
-          src={video.videoUrl}
           preload="none"
           playsInline
           controls={state === 'playing'}
@@ -97,8 +165,11 @@ export function WorkTile({ video, onOpenModal }: Props) {
           disablePictureInPicture
           onPlaying={() => setState('playing')}
           onWaiting={() => setState((current) => (current === 'idle' ? current : 'loading'))}
-          onEnded={backToIdle}
-          onError={() => fail(videoRef.current?.error ?? new Error('Video failed to load'))}
+          onEnded={() => backToIdle(true)}
+          onError={() => {
+            // A released stream empties the element; only a playback in progress can fail.
+            if (active.current) fail(videoRef.current?.error ?? new Error('Video failed to load'))
+          }}
           className={`absolute inset-0 size-full bg-black object-cover [:fullscreen_&]:object-contain ${idle ? 'hidden' : ''}`}
         />
         <img
@@ -113,11 +184,21 @@ export function WorkTile({ video, onOpenModal }: Props) {
           }`}
         />
 
+        {idle && previewing && video.previewUrl && (
+          <PreviewLoop src={video.previewUrl} onFail={() => setPreviewing(false)} />
+        )}
+
         {idle && (
           <button
             ref={buttonRef}
             type="button"
             onClick={play}
+            onPointerEnter={(event) => {
+              intendsToPlay()
+              if (event.pointerType === 'mouse') startPreview()
+            }}
+            onPointerLeave={stopPreview}
+            onFocus={intendsToPlay}
             aria-label={`Play ${video.title}`}
             className="absolute inset-0 cursor-pointer overflow-hidden text-left outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
           >
@@ -127,8 +208,12 @@ export function WorkTile({ video, onOpenModal }: Props) {
                 <PlayIcon width={14} height={14} />
               </span>
             </span>
-            {/* The yellow overlay slides up from below on hover or keyboard focus. */}
-            <span className="absolute inset-0 flex translate-y-full flex-col items-center justify-center gap-5 bg-accent p-6 text-ink-950 transition-transform duration-500 ease-out-expo group-hover:translate-y-0 group-focus-visible:translate-y-0 motion-reduce:transition-none">
+            {/* The yellow overlay slides up from below on hover or keyboard focus; over a playing
+                preview loop it lets the picture through. */}
+            <span
+              data-overlay=""
+              className={`absolute inset-0 flex translate-y-full flex-col items-center justify-center gap-5 p-6 ${previewing ? 'bg-accent/70' : 'bg-accent'} text-ink-950 transition-transform duration-500 ease-out-expo group-hover:translate-y-0 group-focus-visible:translate-y-0 motion-reduce:transition-none`}
+            >
               {video.brandLogoUrl && (
                 <img
                   src={video.brandLogoUrl}
@@ -160,7 +245,7 @@ export function WorkTile({ video, onOpenModal }: Props) {
         {!idle && (
           <button
             type="button"
-            onClick={backToIdle}
+            onClick={() => backToIdle()}
             aria-label="Close video"
             className="absolute top-5 right-5 hidden size-11 place-items-center rounded-full bg-black/60 text-paper hover:text-accent focus-visible:outline-2 focus-visible:outline-accent [:fullscreen_&]:grid"
           >
@@ -169,5 +254,43 @@ export function WorkTile({ video, onOpenModal }: Props) {
         )}
       </div>
     </li>
+  )
+}
+
+/**
+ * The hover preview: a short muted loop under the overlay. Mounted only while the pointer rests
+ * on the tile, so leaving stops it and releases its download.
+ */
+function PreviewLoop({ src, onFail }: { src: string; onFail: () => void }) {
+  const ref = useRef<HTMLVideoElement>(null)
+  useEffect(() => {
+    const player = ref.current
+    if (!player) return
+    // The property, not only the attribute React may skip: autoplay policies read it.
+    player.muted = true
+    player.play().catch(() => {
+      // A preview that cannot play changes nothing: the thumbnail stays.
+    })
+    return () => {
+      player.pause()
+      player.removeAttribute('src')
+      player.load()
+    }
+  }, [])
+  return (
+    <video
+      ref={ref}
+      src={src}
+      muted
+      loop
+      playsInline
+      preload="auto"
+      aria-hidden="true"
+      tabIndex={-1}
+      disablePictureInPicture
+      data-preview=""
+      onError={onFail}
+      className="pointer-events-none absolute inset-0 size-full object-cover"
+    />
   )
 }

@@ -5,6 +5,8 @@ import type { AppRouter } from '../../../src/routers/index.ts'
 /** The server's public video shape (types only: nothing of the server enters the bundle). */
 export type PublicVideo = inferRouterOutputs<AppRouter>['videos']['publicList']['videos'][number]
 
+const STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
+
 const RETRY_DELAYS_MS = [500, 1500] // SPEC §7: two retries
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -14,6 +16,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function toVideo(value: unknown): PublicVideo | null {
   if (!isRecord(value)) return null
   const { _id, title, description, videoUrl, thumbnailUrl, brandLogoUrl, createdAt } = value
+  const { status, duration, width, height, hlsUrl, mp4Url, previewUrl } = value
   // A tile needs something to show and something to play; anything else is skipped, not fatal.
   if (typeof _id !== 'string' || typeof videoUrl !== 'string' || typeof thumbnailUrl !== 'string') {
     return null
@@ -27,25 +30,23 @@ function toVideo(value: unknown): PublicVideo | null {
     thumbnailUrl,
     brandLogoUrl: typeof brandLogoUrl === 'string' ? brandLogoUrl : '',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
-    ...mediaFields(value),
+    // Streams (issue 12): a tile plays what is there and falls back to `videoUrl` otherwise.
+    status: STATUSES.find((s) => s === status) ?? 'queued',
+    duration: numberOrNull(duration),
+    width: numberOrNull(width),
+    height: numberOrNull(height),
+    hlsUrl: urlOrNull(hlsUrl),
+    mp4Url: urlOrNull(mp4Url),
+    previewUrl: urlOrNull(previewUrl),
   }
 }
 
-const STATUSES = new Set<unknown>(['queued', 'processing', 'ready', 'failed'])
-const numberOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null)
-const stringOrNull = (v: unknown) => (typeof v === 'string' && v ? v : null)
+function numberOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null
+}
 
-/** The media pipeline's fields; missing or odd values read as "no streams yet". */
-function mediaFields(value: Record<string, unknown>) {
-  return {
-    status: (STATUSES.has(value.status) ? value.status : 'queued') as PublicVideo['status'],
-    duration: numberOrNull(value.duration),
-    width: numberOrNull(value.width),
-    height: numberOrNull(value.height),
-    hlsUrl: stringOrNull(value.hlsUrl),
-    mp4Url: stringOrNull(value.mp4Url),
-    previewUrl: stringOrNull(value.previewUrl),
-  }
+function urlOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value ? value : null
 }
 
 export function parsePublicVideos(body: unknown): PublicVideo[] {

@@ -1,9 +1,10 @@
 // Manage Videos (SPEC §2, §4): list states, selection, single and bulk delete, edit, player,
 // pagination. The list query feeds the persisted 'video-store', which the screen renders.
-import { keepPreviousData } from '@tanstack/react-query'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useLayoutEffect, useState } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 import { msg } from '../../../../src/schemas/index.ts'
+import { usePrefetchHls } from '../../player/use-stream.ts'
 import type { Video } from '../api.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, buttonStyles, Card, Icons, Spinner } from '../components/ui.tsx'
@@ -16,6 +17,7 @@ import {
   receivePage,
   removeVideo,
   removeVideos,
+  replaceVideo,
   selectAll,
   setPage,
   toggleSelected,
@@ -27,6 +29,7 @@ import { DeleteDialog } from './DeleteDialog.tsx'
 import { EditVideoModal } from './EditVideoModal.tsx'
 import { Pagination } from './Pagination.tsx'
 import { PlayerModal } from './PlayerModal.tsx'
+import { anyInProgress, PROCESSING_POLL_MS } from './processing.ts'
 import { VideoList } from './VideoList.tsx'
 
 export const LIST_STALE_MS = 3000
@@ -50,7 +53,18 @@ export function ManagePage() {
     { staleTime: LIST_STALE_MS, gcTime: LIST_CACHE_MS, placeholderData: keepPreviousData },
   )
   const deleteOne = trpc.videos.delete.useMutation()
+  const listInput = { page, limit: pageSize }
+  const inProgress = anyInProgress(videos)
+  useProcessingPoll(listInput, inProgress, list.isFetching)
+  const [retrying, setRetrying] = useState<string[]>([])
+  const listRef = useRef<HTMLDivElement>(null)
+  // The dashboard player uses hls.js for ready videos: have it in hand before a thumbnail's click.
+  usePrefetchHls(
+    listRef,
+    videos.some((v: Video) => v.status === 'ready' && v.hlsUrl),
+  )
   const deleteMany = trpc.videos.bulkDelete.useMutation()
+  const retryOne = trpc.videos.retry.useMutation()
 
   const [playing, setPlaying] = useState<Video | null>(null)
   const [editing, setEditing] = useState<Video | null>(null)
@@ -68,6 +82,19 @@ export function ManagePage() {
 
   const refresh = () =>
     Promise.all([utils.videos.list.invalidate(), utils.videos.stats.invalidate()])
+
+  const retry = async (video: Video) => {
+    setRetrying((ids) => [...ids, video._id])
+    try {
+      const { video: queued } = await retryOne.mutateAsync({ id: video._id })
+      updateVideos((s) => replaceVideo(s, queued))
+      notify.success('Video queued for processing')
+    } catch (err) {
+      notify.error(readError(err).message || 'Failed to retry processing')
+    }
+    await refresh().catch(() => undefined)
+    setRetrying((ids) => ids.filter((id) => id !== video._id))
+  }
 
   const confirmDelete = async () => {
     if (!pending) return
@@ -165,6 +192,7 @@ export function ManagePage() {
               </div>
             </div>
             <div
+              ref={listRef}
               aria-busy={list.isFetching}
               className={`transition-opacity ${list.isFetching ? 'opacity-50' : ''}`}
             >
@@ -176,6 +204,8 @@ export function ManagePage() {
                 onPlay={setPlaying}
                 onEdit={setEditing}
                 onDelete={(video) => setPending({ kind: 'one', video })}
+                onRetry={(video) => void retry(video)}
+                retrying={retrying}
               />
             </div>
             {overlay ? (
@@ -209,6 +239,36 @@ export function ManagePage() {
       ) : null}
     </div>
   )
+}
+
+type ListInput = { page: number; limit: number }
+
+/**
+ * While a video on this page is queued or processing, asks for the page again every
+ * PROCESSING_POLL_MS and puts the answer in the list query's cache. Its own query, not the list's
+ * refetchInterval: these background checks must not dim the list or show the refresh overlay
+ * every 1.5 s (SPEC's dimming is for refreshes the admin asked for). Stops when none is left.
+ */
+function useProcessingPoll(input: ListInput, active: boolean, listFetching: boolean) {
+  const utils = trpc.useUtils()
+  const listFetchingRef = useRef(listFetching)
+  listFetchingRef.current = listFetching
+  useQuery({
+    queryKey: ['videos.list.processing-poll', input.page, input.limit],
+    queryFn: async () => {
+      const page = await utils.client.videos.list.query(input)
+      // A refresh the admin started is newer than this answer may be: it wins.
+      if (!listFetchingRef.current) utils.videos.list.setData(input, page)
+      return Date.now()
+    },
+    enabled: active,
+    // A placeholder that never goes stale: only the interval fetches, never the mount.
+    initialData: 0,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchInterval: PROCESSING_POLL_MS,
+    retry: false,
+    gcTime: 0,
+  })
 }
 
 function EmptyState() {

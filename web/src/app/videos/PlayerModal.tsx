@@ -1,10 +1,16 @@
 // Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
-
+// Processed videos play their stream (hls.js with the public tiles' settings), others the master.
+import { useRef } from 'react'
+import { useAttachedStream } from '../../player/use-stream.ts'
 import type { Video } from '../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { Icons } from '../components/ui.tsx'
 
 export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
+  const videoRef = useRef<HTMLVideoElement>(null)
+  // Streams exist once a video has been processed (and stay while it is processed again); until
+  // then hlsUrl is null and the master plays, as before issue 12.
+  useAttachedStream(videoRef, video)
   return (
     <Dialog
       title={video.title}
@@ -30,7 +36,7 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
         <div className="flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
           {/* biome-ignore lint/a11y/useMediaCaption: portfolio reels have no caption tracks */}
           <video
-            src={video.videoUrl}
+            ref={videoRef}
             poster={video.thumbnailUrl}
             autoPlay
             controls

@@ -2,6 +2,7 @@
 import type { Video } from '../api.ts'
 import { Icons } from '../components/ui.tsx'
 import { formatDate } from '../lib/format.ts'
+import { ProcessingStatus } from './ProcessingStatus.tsx'
 
 interface VideoListProps {
   videos: Video[]
@@ -11,6 +12,9 @@ interface VideoListProps {
   onPlay: (video: Video) => void
   onEdit: (video: Video) => void
   onDelete: (video: Video) => void
+  onRetry: (video: Video) => void
+  /** Ids whose Retry is on its way. */
+  retrying: readonly string[]
 }
 
 function Thumb({
@@ -86,7 +90,10 @@ function SelectBox({
 }
 
 export function VideoList(props: VideoListProps) {
-  const { videos, offset, selected, onToggle, onPlay, onEdit, onDelete } = props
+  const { videos, offset, selected, onToggle, onPlay, onEdit, onDelete, onRetry, retrying } = props
+  const status = (video: Video) => (
+    <ProcessingStatus video={video} onRetry={onRetry} retrying={retrying.includes(video._id)} />
+  )
   return (
     <>
       <div className="hidden overflow-x-auto md:block">
@@ -130,6 +137,7 @@ export function VideoList(props: VideoListProps) {
                   <p className="line-clamp-2 break-words font-medium" title={video.title}>
                     {video.title}
                   </p>
+                  {status(video)}
                 </td>
                 <td className="whitespace-nowrap px-2 py-3 text-xs text-zinc-600 dark:text-zinc-300">
                   {formatDate(video.updatedAt)}
@@ -171,6 +179,7 @@ export function VideoList(props: VideoListProps) {
                     <dd>{formatDate(video.createdAt)}</dd>
                   </div>
                 </dl>
+                {status(video)}
               </div>
             </div>
             <div className="mt-3 flex items-center justify-between border-zinc-200 border-t pt-2 dark:border-ink-700">

@@ -1,0 +1,119 @@
+// Gives a <video> element its source: an hls.js instance, the stream natively, or a plain file.
+// One hls.js instance per player, destroyed with it (STYLE.md "For the media pipeline").
+import type Hls from 'hls.js'
+import { HLS_CONFIG } from './hls-config.ts'
+import { type HlsClass, hlsIfLoaded, loadHls } from './load-hls.ts'
+import {
+  type Engine,
+  fileUrl,
+  needsHlsJs,
+  playsHlsNatively,
+  type StreamSources,
+} from './streams.ts'
+
+export type AttachedStream = {
+  /**
+   * null when the element already has its source, so the caller can call play() inside the
+   * click that asked for it (fullscreen and unmuted playback need that gesture); otherwise a
+   * promise that settles once the hls.js chunk has arrived and is attached.
+   */
+  ready: Promise<void> | null
+  /** Which path was taken (or is being taken); 'file' after a fallback. */
+  engine(): Engine
+  /** Stops loading and releases the hls.js instance; the element keeps a plain file source. */
+  destroy(): void
+}
+
+export type AttachOptions = {
+  /** Where to start, in seconds (a paused tile resumes where it left off). */
+  startAt?: number
+}
+
+/** hls.js's fatal errors after its own retries: one media-error recovery, then the MP4. */
+function watchFatalErrors(hls: Hls, Hls: HlsClass, fallBack: (reason: string) => void) {
+  let recoveredMedia = false
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (!data.fatal) return
+    if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
+      recoveredMedia = true
+      hls.recoverMediaError()
+      return
+    }
+    fallBack(`${data.type}: ${data.details}`)
+  })
+}
+
+export function attachStream(
+  video: HTMLVideoElement,
+  sources: StreamSources,
+  options: AttachOptions = {},
+): AttachedStream {
+  let engine: Engine = 'file'
+  let hls: Hls | null = null
+  let destroyed = false
+
+  const setFile = () => {
+    engine = 'file'
+    const url = new URL(fileUrl(sources), location.href).href
+    if (video.src !== url) video.src = url
+  }
+
+  // The stream cannot play (a fatal hls.js error): the MP4 carries on from the same moment, and
+  // keeps playing if the stream was.
+  const fallBack = (reason: string) => {
+    if (destroyed) return
+    console.warn(`The stream stopped (${reason}); playing the MP4 instead`)
+    const at = video.currentTime
+    const wasPlaying = !video.paused
+    hls?.destroy()
+    hls = null
+    setFile()
+    if (at > 0) video.currentTime = at
+    if (wasPlaying) video.play().catch(() => {})
+  }
+
+  const attachWith = (Hls: HlsClass) => {
+    if (destroyed) return
+    if (!Hls.isSupported() || !sources.hlsUrl) {
+      setFile()
+      return
+    }
+    engine = 'hls.js'
+    const startAt = options.startAt ?? 0
+    hls = new Hls({ ...HLS_CONFIG, ...(startAt > 0 ? { startPosition: startAt } : {}) })
+    watchFatalErrors(hls, Hls, fallBack)
+    hls.loadSource(sources.hlsUrl)
+    hls.attachMedia(video)
+  }
+
+  let ready: Promise<void> | null = null
+  if (sources.hlsUrl && playsHlsNatively()) {
+    engine = 'native-hls'
+    video.src = sources.hlsUrl
+    if (options.startAt) video.currentTime = options.startAt
+  } else if (needsHlsJs(sources)) {
+    engine = 'hls.js'
+    const loaded = hlsIfLoaded()
+    if (loaded) {
+      attachWith(loaded)
+    } else {
+      ready = loadHls().then(attachWith, (error: unknown) => {
+        // Without the player chunk (a dropped connection), the MP4 still plays.
+        console.warn('Could not load the stream player; playing the MP4 instead', error)
+        if (!destroyed) setFile()
+      })
+    }
+  } else {
+    setFile()
+  }
+
+  return {
+    ready,
+    engine: () => engine,
+    destroy() {
+      destroyed = true
+      hls?.destroy()
+      hls = null
+    },
+  }
+}

@@ -1,0 +1,26 @@
+// The one hls.js configuration, shared by the public tiles, the phone modal and the dashboard's
+// player (STYLE.md "For the media pipeline"). Fast start was measured in
+// /work/brief/pipeline-notes.md §3 and issue 12: starting on the lowest rung and letting ABR climb
+// gave 0.87–0.93 s to first frame on a 9 Mbps / 170 ms phone line, against 1.48 s with hls.js's
+// automatic start level.
+import type { HlsConfig } from 'hls.js'
+
+export const HLS_CONFIG: Partial<HlsConfig> = {
+  // Start on the lowest rung (a 1 s first segment of ~75 KB) and climb once fragments have been
+  // measured; an automatic start first guesses from a 500 kbit/s default or loads a test fragment.
+  startLevel: 0,
+  // Never fetch more pixels than the element shows: a 375 px tile needs 360p, fullscreen on a
+  // 1080p screen gets 1080p. A phone's DPR of 3 would ask for 1080p in a 375 px box; 2 is plenty.
+  capLevelToPlayerSize: true,
+  maxDevicePixelRatio: 2,
+  // Video on demand: no low-latency playlist reloads.
+  lowLatencyMode: false,
+  // fMP4 segments are only remuxed, which costs little on the main thread; the worker hls.js
+  // would start is made from a blob: URL, which our Content-Security-Policy (script-src 'self',
+  // no worker-src) refuses with a console error before hls.js falls back to this anyway.
+  enableWorker: false,
+  // Forward buffer as hls.js's default (30 s); keep 30 s behind the play head instead of
+  // everything played, so a long reel does not grow the page's memory without bound.
+  maxBufferLength: 30,
+  backBufferLength: 30,
+}
