@@ -35,7 +35,7 @@ RUN if [ "$WITH_FFMPEG" = true ]; then \
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
+COPY package.json tsconfig.json tsconfig.base.json ./
 COPY src ./src
 COPY db ./db
 COPY --from=build /app/web/dist ./web/dist

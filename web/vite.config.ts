@@ -95,6 +95,8 @@ function brandTitle(): Plugin {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  // The one alias of tsconfig.base.json: the web app reaches the shared schemas through it.
+  resolve: { alias: { '@shared': fileURLToPath(new URL('../src/schemas', import.meta.url)) } },
   plugins: [
     react(),
     tailwindcss(),

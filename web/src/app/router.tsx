@@ -1,5 +1,7 @@
 // Routes of SPEC §2, code-based. Dashboard pages sit under a pathless layout whose beforeLoad
 // sends signed-out visitors to /auth/signin with the place they wanted in `redirect`.
+
+import { documentTitle } from '@shared/brand.ts'
 import type { QueryClient } from '@tanstack/react-query'
 import {
   createRootRouteWithContext,
@@ -9,7 +11,6 @@ import {
   redirect,
 } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
-import { documentTitle } from '../../../src/schemas/brand.ts'
 import { ActivityPage } from './activity/ActivityPage.tsx'
 import { AdminsPage } from './admins/AdminsPage.tsx'
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage.tsx'

@@ -3,7 +3,7 @@
 import { httpBatchLink, type OperationContext, type TRPCLink } from '@trpc/client'
 import { createTRPCReact } from '@trpc/react-query'
 import { observable } from '@trpc/server/observable'
-import type { AppRouter } from './api.ts'
+import type { AppRouter } from '../api.ts'
 import { isUnauthorized } from './lib/errors.ts'
 import { handleUnauthorized, trackCall } from './lib/session.ts'
 import { authStore } from './stores/auth.ts'

@@ -1,9 +1,7 @@
 // Reads GET /api/public/videos with plain fetch: the public bundle carries no query or schema library.
-import type { inferRouterOutputs } from '@trpc/server'
-import type { AppRouter } from '../../../src/routers/index.ts'
+import type { PublicVideo } from '../api.ts'
 
-/** The server's public video shape (types only: nothing of the server enters the bundle). */
-export type PublicVideo = inferRouterOutputs<AppRouter>['videos']['publicList']['videos'][number]
+export type { PublicVideo }
 
 const STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
 

@@ -1,7 +1,7 @@
 // The public page's editable content, from GET /api/public/site with plain fetch (the public
 // bundle carries no query or schema library). The request starts when this module loads, and
 // index.html preloads the same URL, so it runs beside the script rather than after it.
-import type { PublicSite, SiteImage } from '../../../src/schemas/site.ts'
+import type { PublicSite, SiteImage } from '@shared/site.ts'
 
 export type { PublicSite, SiteImage }
 

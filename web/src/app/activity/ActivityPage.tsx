@@ -1,12 +1,9 @@
 // Activity (issue 16 item 5): what admins did, newest first, filtered by person and kind. Super
 // admins only; the server enforces it (activity.list is a superAdminProcedure).
+
+import { ACTIVITY_PAGE_SIZE, type ActivityKind, activityKinds } from '@shared/activity.ts'
 import { keepPreviousData } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import {
-  ACTIVITY_PAGE_SIZE,
-  type ActivityKind,
-  activityKinds,
-} from '../../../../src/schemas/activity.ts'
 import { NotAllowed } from '../admins/NotAllowed.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Card, inputStyles, Spinner } from '../components/ui.tsx'

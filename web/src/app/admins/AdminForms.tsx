@@ -1,9 +1,9 @@
 // Create and edit forms for an admin account (SPEC §5 "Create admin", "Edit admin").
 import { zodResolver } from '@hookform/resolvers/zod'
+import { createAdminFormSchema, updateAdminFormSchema } from '@shared/index.ts'
 import { type FieldPath, type FieldValues, type UseFormSetError, useForm } from 'react-hook-form'
 import type { z } from 'zod'
-import { createAdminFormSchema, updateAdminFormSchema } from '../../../../src/schemas/index.ts'
-import type { Admin } from '../api.ts'
+import type { Admin } from '../../api.ts'
 import { TextField } from '../components/TextField.tsx'
 import { Button } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'

@@ -1,6 +1,6 @@
 // Admin Management (SPEC §2, §4, §8): list, create, optimistic edit, delete.
 import { useState } from 'react'
-import type { Admin } from '../api.ts'
+import type { Admin } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, Card, Icons, Spinner } from '../components/ui.tsx'

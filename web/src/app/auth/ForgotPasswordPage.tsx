@@ -1,9 +1,9 @@
 // Forgot password (SPEC §2, §4, §8): the same answer whether or not the account exists.
 import { zodResolver } from '@hookform/resolvers/zod'
+import { forgotPasswordSchema, msg } from '@shared/index.ts'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { forgotPasswordSchema, msg } from '../../../../src/schemas/index.ts'
 import { TextField } from '../components/TextField.tsx'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'

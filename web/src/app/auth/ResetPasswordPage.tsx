@@ -1,9 +1,9 @@
 // Set a new password from an e-mailed link (SPEC §2, §4, §8).
 import { zodResolver } from '@hookform/resolvers/zod'
+import { msg, resetPasswordFormSchema } from '@shared/index.ts'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
-import { msg, resetPasswordFormSchema } from '../../../../src/schemas/index.ts'
 import { TextField } from '../components/TextField.tsx'
 import { readError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'

@@ -1,9 +1,9 @@
 // Sign-in (SPEC §2, §5, §8): on success go back where the visitor came from, else /dashboard.
 // The target is checked where it is followed, whatever the route's search let through.
 import { zodResolver } from '@hookform/resolvers/zod'
+import { loginSchema } from '@shared/index.ts'
 import { Link, useRouter, useSearch } from '@tanstack/react-router'
 import { useForm } from 'react-hook-form'
-import { loginSchema } from '../../../../src/schemas/index.ts'
 import { TextField } from '../components/TextField.tsx'
 import { readError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'

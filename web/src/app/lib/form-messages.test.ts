@@ -1,6 +1,5 @@
 // The forms show the shared schemas' messages: check each one reads as SPEC §5 says.
 import { expect, test } from 'bun:test'
-import type { z } from 'zod'
 import {
   createAdminFormSchema,
   editTitleSchema,
@@ -9,7 +8,8 @@ import {
   resetPasswordFormSchema,
   titleSchema,
   updateAdminFormSchema,
-} from '../../../../src/schemas/index.ts'
+} from '@shared/index.ts'
+import type { z } from 'zod'
 
 /** The first message of each field, as react-hook-form's zod resolver shows them. */
 const messages = (schema: z.ZodType, value: unknown) => {

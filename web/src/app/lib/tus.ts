@@ -1,8 +1,9 @@
 // Sends files to /uploads/ with tus: chunked, retried on network errors and resumed from the
 // stored fingerprint (also after a reload or in a new tab). Reports the bytes of all files
 // together, and whether the connection is lost (the upload then waits and resumes by itself).
+
+import type { FileKind } from '@shared/index.ts'
 import { defaultOptions, type PreviousUpload, Upload } from 'tus-js-client'
-import type { FileKind } from '../../../../src/schemas/index.ts'
 
 export const CHUNK_SIZE = 50 * 1024 * 1024
 const ENDPOINT = '/uploads/'

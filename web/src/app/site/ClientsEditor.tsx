@@ -18,8 +18,8 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
+import { type SiteForm, type SiteImage, siteLimits } from '@shared/site.ts'
 import { type Control, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form'
-import { type SiteForm, type SiteImage, siteLimits } from '../../../../src/schemas/site.ts'
 import { TextField } from '../components/TextField.tsx'
 import { AddButton, RemoveButton } from './fields.tsx'
 import { ImageField } from './ImageField.tsx'

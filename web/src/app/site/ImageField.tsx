@@ -1,7 +1,8 @@
 // One image of the site: its preview and a button to replace it. The file is converted on the
 // server (AVIF/WebP, or a sanitised SVG); until then the field says so and keeps the old image.
+
+import type { ImagePurpose, SiteImage } from '@shared/site.ts'
 import { useId, useRef, useState } from 'react'
-import type { ImagePurpose, SiteImage } from '../../../../src/schemas/site.ts'
 import { buttonStyles, FieldError, Spinner } from '../components/ui.tsx'
 import { SiteIcons } from './icons.tsx'
 import { acceptFor, imageFileError, uploadSiteImage } from './upload.ts'

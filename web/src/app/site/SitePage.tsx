@@ -1,9 +1,6 @@
 // Site (issue 16): the public page's hero, clients, About text and contacts, edited in one form.
 // Every save is a version; 'Undo last change' brings back the one before (as a new version).
 import { zodResolver } from '@hookform/resolvers/zod'
-import type { inferRouterOutputs } from '@trpc/server'
-import { useEffect, useState } from 'react'
-import { type UseFormReturn, useForm } from 'react-hook-form'
 import {
   fromSiteForm,
   type SiteForm,
@@ -13,8 +10,11 @@ import {
   siteMsg,
   siteSections,
   toSiteForm,
-} from '../../../../src/schemas/site.ts'
-import type { AppRouter } from '../api.ts'
+} from '@shared/site.ts'
+import type { inferRouterOutputs } from '@trpc/server'
+import { useEffect, useState } from 'react'
+import { type UseFormReturn, useForm } from 'react-hook-form'
+import type { AppRouter } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { TextField } from '../components/TextField.tsx'

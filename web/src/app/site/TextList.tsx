@@ -1,4 +1,6 @@
 // A list of short texts (the hero's services, the About paragraphs): edit, add, remove.
+
+import type { SiteForm } from '@shared/site.ts'
 import {
   type ArrayPath,
   type FieldArray,
@@ -6,7 +8,6 @@ import {
   type UseFormReturn,
   useFieldArray,
 } from 'react-hook-form'
-import type { SiteForm } from '../../../../src/schemas/site.ts'
 import { TextField } from '../components/TextField.tsx'
 import { AddButton, RemoveButton, TextAreaField } from './fields.tsx'
 

@@ -1,7 +1,7 @@
 // Sends a site image to POST /api/site/images (a file is a body of bytes, not a tRPC call) with
 // the session's token, and reads the converted image or the server's message.
-import type { ImagePurpose, SiteImage } from '../../../../src/schemas/site.ts'
-import { imageMsg, siteImageLimits } from '../../../../src/schemas/site.ts'
+import type { ImagePurpose, SiteImage } from '@shared/site.ts'
+import { imageMsg, siteImageLimits } from '@shared/site.ts'
 import { handleUnauthorized, trackCall } from '../lib/session.ts'
 import { authStore } from '../stores/auth.ts'
 

@@ -1,5 +1,5 @@
 // Auth state persisted as 'auth-storage' (SPEC §3): authenticated means both user and token exist.
-import type { User } from '../api.ts'
+import type { User } from '../../api.ts'
 import { createStore } from '../lib/store.ts'
 
 interface AuthState {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { Video } from '../api.ts'
+import type { Video } from '../../api.ts'
 import {
   addVideo,
   clearSelection,

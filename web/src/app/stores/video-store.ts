@@ -1,7 +1,7 @@
 // The video list state persisted as 'video-store' (SPEC §3) and its transitions (SPEC §4).
 // Transitions are pure functions of the state so they can be tested without React.
-import { limits } from '../../../../src/schemas/index.ts'
-import type { Video } from '../api.ts'
+import { limits } from '@shared/index.ts'
+import type { Video } from '../../api.ts'
 import { createStore } from '../lib/store.ts'
 
 export interface VideoState {

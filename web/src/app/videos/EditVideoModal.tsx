@@ -1,7 +1,7 @@
 // Edit Video (SPEC §2, §4, §8): metadata-only when no file was chosen, otherwise the chosen files
 // go up with tus and everything is sent together. Progress steps 0, 25, 50, 75, 100.
 import { useEffect, useState } from 'react'
-import type { Video } from '../api.ts'
+import type { Video } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { ProgressBar } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'

@@ -1,13 +1,9 @@
 // One file of the video form: a drop zone that is also the picker (the native input, visually
 // hidden, keeps Enter/Space and screen readers), the types and limit it takes, and once a file
 // is chosen its preview (object URL, never read into memory), name, size and a remove button.
+
+import { acceptedTypes, type FileKind, type FileMode, fileRuleSummary } from '@shared/index.ts'
 import { type DragEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
-import {
-  acceptedTypes,
-  type FileKind,
-  type FileMode,
-  fileRuleSummary,
-} from '../../../../src/schemas/index.ts'
 import { FieldError, Icons } from '../components/ui.tsx'
 import { formatBytes } from '../lib/format.ts'
 

@@ -1,11 +1,12 @@
 // Manage Videos (SPEC §2, §4): list states, selection, single and bulk delete, edit, player,
 // pagination. The list query feeds the persisted 'video-store', which the screen renders.
+
+import { msg } from '@shared/index.ts'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useLayoutEffect, useRef, useState } from 'react'
-import { msg } from '../../../../src/schemas/index.ts'
+import type { Video } from '../../api.ts'
 import { usePrefetchHls } from '../../player/use-stream.ts'
-import type { Video } from '../api.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, buttonStyles, Card, Icons, Spinner } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'

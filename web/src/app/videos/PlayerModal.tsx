@@ -1,8 +1,8 @@
 // Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
 // Processed videos play their stream (hls.js with the public tiles' settings), others the master.
 import { useRef } from 'react'
+import type { Video } from '../../api.ts'
 import { useAttachedStream } from '../../player/use-stream.ts'
-import type { Video } from '../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { Icons } from '../components/ui.tsx'
 

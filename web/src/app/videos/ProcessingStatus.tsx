@@ -1,7 +1,7 @@
 // A video's processing state in its Manage row or card (issue 12): progress while it is worked
 // on, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
 // length and size once ready.
-import type { Video } from '../api.ts'
+import type { Video } from '../../api.ts'
 import { formatDuration } from './processing.ts'
 
 type Props = {

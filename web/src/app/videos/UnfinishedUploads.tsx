@@ -1,7 +1,8 @@
 // The offer to continue uploads this browser started and did not finish: which files, how far
 // each got on the server, and that picking the same files again continues them.
+
+import type { FileKind } from '@shared/index.ts'
 import { useState } from 'react'
-import type { FileKind } from '../../../../src/schemas/index.ts'
 import { Button } from '../components/ui.tsx'
 import { formatBytes } from '../lib/format.ts'
 import type { UnfinishedUpload } from '../lib/tus.ts'

@@ -1,9 +1,10 @@
 // Upload Video (SPEC §2, §4): three tus uploads with one progress area (percentage, bytes, speed,
 // time left, a lost connection), then videos.create. Uploads this browser left unfinished are
 // offered again and continue from the server's offset when the same files are picked.
+
+import { type FileKind, msg } from '@shared/index.ts'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { type FileKind, msg } from '../../../../src/schemas/index.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Card } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'

@@ -3,10 +3,10 @@
 // shared file rules (SPEC §5's messages), plus the live title check. The buttons sit in a
 // sticky bar with the page's status (progress), so both stay on screen however far one scrolls.
 import { zodResolver } from '@hookform/resolvers/zod'
+import { type FileKind, type FileMode, fileKinds, msg } from '@shared/index.ts'
 import { type ReactNode, useEffect, useMemo, useRef } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
-import { type FileKind, type FileMode, fileKinds, msg } from '../../../../src/schemas/index.ts'
-import type { Video } from '../api.ts'
+import type { Video } from '../../api.ts'
 import { TextField } from '../components/TextField.tsx'
 import { Button, FieldError, inputStyles } from '../components/ui.tsx'
 import { FileField } from './FileField.tsx'

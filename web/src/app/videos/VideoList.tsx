@@ -1,5 +1,5 @@
 // The list of one page of videos: a table on wide screens, cards on small ones (SPEC §2).
-import type { Video } from '../api.ts'
+import type { Video } from '../../api.ts'
 import { Icons } from '../components/ui.tsx'
 import { formatDate } from '../lib/format.ts'
 import { ProcessingStatus } from './ProcessingStatus.tsx'

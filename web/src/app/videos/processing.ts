@@ -1,6 +1,6 @@
 // What the Manage page knows about a video's processing (issue 12): its state, and when the list
 // must keep asking the server for news.
-import type { Video } from '../api.ts'
+import type { Video } from '../../api.ts'
 
 /** How often the list asks for news while a video on the page is queued or processing. */
 export const PROCESSING_POLL_MS = 1500

@@ -1,7 +1,7 @@
 // The video form's rules as one zod schema for react-hook-form: SPEC §5's title rules and the
 // shared file rules (types, limits by mode, messages), so every message of the form comes from
 // one resolver. Creating needs all three files; editing takes any of them (brand logo ≤ 5 MB).
-import { z } from 'zod'
+
 import {
   descriptionSchema,
   editTitleSchema,
@@ -11,7 +11,8 @@ import {
   msg,
   requiredMessage,
   titleSchema,
-} from '../../../../src/schemas/index.ts'
+} from '@shared/index.ts'
+import { z } from 'zod'
 
 /**
  * A file field's value: the chosen file; `undefined` while none was chosen; `null` once a chosen
