@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm'
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -104,6 +105,10 @@ export const videos = pgTable(
     /** Why processing failed, in words an admin can act on. */
     processingError: text('processing_error'),
     mediaRevision: bigint('media_revision', { mode: 'number' }).notNull().default(0),
+    // The curated portfolio (issue 16 item 2): the public order, lowest first (a new video takes
+    // one below the lowest, so it leads), and whether visitors see the video at all.
+    position: bigint('position', { mode: 'number' }).notNull().default(0),
+    published: boolean('published').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -111,6 +116,8 @@ export const videos = pgTable(
     uniqueIndex('videos_title_lower_idx').on(sql`lower(${t.title})`),
     // Newest first with a stable tie-breaker for pagination.
     index('videos_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    // The curated order, ties (concurrent creates) newest first.
+    index('videos_position_idx').on(t.position, t.createdAt.desc(), t.id.desc()),
     check(
       'videos_status_check',
       sql`${t.status} in (${sql.raw(videoStatuses.map((s) => `'${s}'`).join(', '))})`,

@@ -119,7 +119,16 @@ export const videoRoutes = [
     const query = new URL(req.url).searchParams
     const page = query.get('page') ?? undefined
     const limit = query.get('limit') ?? undefined
-    return ok(await caller.videos.list({ page, limit }))
+    const order = (query.get('order') ?? undefined) as 'newest' | 'curated' | undefined
+    return ok(await caller.videos.list({ page, limit, order }))
+  }),
+  route('POST', '/api/videos/reorder', async ({ req, caller }) => {
+    const { ids } = await readJson(req)
+    return ok(await caller.videos.reorder({ ids: ids as string[] }))
+  }),
+  route('PUT', '/api/videos/:id/published', async ({ req, caller, params }) => {
+    const { published } = await readJson(req)
+    return ok(await caller.videos.setPublished({ id: params.id!, published: published as boolean }))
   }),
   route('POST', '/api/videos/check-title', async ({ req, caller }) => {
     const { title } = await readJson(req)

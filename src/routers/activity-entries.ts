@@ -125,6 +125,25 @@ const specs: Specs = {
         target: { id: output.video._id, title: output.video.title },
       }),
     },
+    reorder: {
+      before: (ctx, input) => titlesOf(ctx, input.ids),
+      after: ({ output, before }) =>
+        output.reordered === 0
+          ? null
+          : {
+              kind: 'video.reorder',
+              summary: `Reordered the portfolio${before ? `: ${before}` : ''}`,
+            },
+    },
+    setPublished: {
+      after: ({ output }) => ({
+        kind: 'video.publish',
+        summary: output.video.published
+          ? `Published ${quoted(output.video.title)}`
+          : `Hid ${quoted(output.video.title)} from the public page`,
+        target: { id: output.video._id, title: output.video.title },
+      }),
+    },
     bulkDelete: {
       before: (ctx, input) => titlesOf(ctx, input.ids),
       after: ({ output, before }) => ({

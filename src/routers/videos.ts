@@ -6,6 +6,8 @@ import {
   createVideoSchema,
   editVideoSchema,
   listVideosSchema,
+  publishVideoSchema,
+  reorderVideosSchema,
   videoIdSchema,
 } from '../schemas/video.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc.ts'
@@ -43,6 +45,16 @@ export const videosRouter = router({
   /** A failed video back to the queue (the Manage page's Retry). */
   retry: authedProcedure.input(byId).mutation(async ({ ctx, input }) => ({
     video: await ctx.services.videos.retry(input.id),
+  })),
+
+  /** The curated order: the given videos take the places they held between them. */
+  reorder: authedProcedure.input(reorderVideosSchema).mutation(async ({ ctx, input }) => ({
+    reordered: await ctx.services.videos.reorder(input.ids),
+  })),
+
+  /** The 'Published' switch: hidden videos stay here and leave the public page and its API. */
+  setPublished: authedProcedure.input(publishVideoSchema).mutation(async ({ ctx, input }) => ({
+    video: await ctx.services.videos.setPublished(input.id, input.published),
   })),
 
   delete: authedProcedure.input(byId).mutation(async ({ ctx, input }) => ({

@@ -44,9 +44,14 @@ export const updateVideoSchema = z.object({
 })
 export type UpdateVideoInput = z.input<typeof updateVideoSchema>
 
+/** `newest`: SPEC's order (the REST default); `curated`: the public order admins set. */
+export const videoOrders = ['newest', 'curated'] as const
+export type VideoOrder = (typeof videoOrders)[number]
+
 export const listVideosSchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(limits.pageSizeMax).default(limits.pageSizeDefault),
+  order: z.enum(videoOrders, { error: 'Order is newest or curated' }).default('newest'),
 })
 
 export const checkTitleSchema = z.object({
@@ -79,3 +84,21 @@ export type VideoStatus = (typeof videoStatuses)[number]
 
 /** Retry (dashboard and `POST /api/videos/:id/retry`) applies to a failed video only. */
 export const retryNotFailed = 'Only a video whose processing failed can be retried'
+
+/**
+ * A new order for some videos (a Manage page after a drag): they take the places they held
+ * between them, in the order given; every other video stays where it is.
+ */
+export const reorderVideosSchema = z.object({
+  ids: z
+    .array(videoIdSchema)
+    .min(2, 'Give at least two videos to reorder')
+    .max(limits.pageSizeMax, `Reorder at most ${limits.pageSizeMax} videos at once`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each video may appear only once'),
+})
+
+/** The Manage page's 'Published' switch: hidden videos leave the public page and its API. */
+export const publishVideoSchema = z.object({
+  id: videoIdSchema,
+  published: z.boolean({ error: 'Published is true or false' }),
+})

@@ -28,6 +28,8 @@ export type VideoView = {
   previewUrl: string | null
   /** Why processing failed, when it did. */
   error: string | null
+  /** Whether visitors see it (the Manage page's 'Published' switch). */
+  published: boolean
 }
 
 /** What the public page needs: no edit time, no progress, and the master only until streams exist. */
@@ -65,6 +67,7 @@ export const viewColumns = {
   height: videos.height,
   streamsKey: videos.streamsKey,
   processingError: videos.processingError,
+  published: videos.published,
 }
 export type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
 
@@ -90,6 +93,7 @@ export function toView(row: ViewRow): VideoView {
     mp4Url: streams?.mp4 ?? null,
     previewUrl: streams?.preview ?? null,
     error: row.status === 'failed' ? row.processingError : null,
+    published: row.published,
   }
 }
 

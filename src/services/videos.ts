@@ -4,7 +4,7 @@
 // dropped them has committed. A crash anywhere leaves the uploads usable or the change made.
 // A new or replaced video file is queued for processing in the same transaction as its row
 // (src/processing/queue.ts); the streams folder of a replaced or deleted file goes after commit.
-import { count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
@@ -14,7 +14,7 @@ import type { MediaQueue } from '../processing/queue.ts'
 import { requeue, unprocessed } from '../processing/video-rows.ts'
 import type { FileKind } from '../schemas/file-rules.ts'
 import { msg } from '../schemas/messages.ts'
-import { retryNotFailed } from '../schemas/video.ts'
+import { retryNotFailed, type VideoOrder } from '../schemas/video.ts'
 import { type Adopted, type UploadIds, withUploads } from '../uploads/intake.ts'
 import type { TusEndpoint } from '../uploads/tus.ts'
 import { ReadCache } from './read-cache.ts'
@@ -42,6 +42,10 @@ type FileColumns = Partial<
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const PUBLIC_LIST_MAX = 500
+/** SPEC's order for the admins' list (and the REST default). */
+const NEWEST = [desc(videos.createdAt), desc(videos.id)]
+/** The public order admins set; videos created at once (one position) newest first. */
+const CURATED = [asc(videos.position), desc(videos.createdAt), desc(videos.id)]
 const titleKey = (title: string) => title.trim().toLowerCase()
 const keysOf = (row: Pick<ViewRow, 'videoKey' | 'thumbnailKey' | 'brandLogoKey'>) => [
   row.videoKey,
@@ -114,31 +118,32 @@ export function createVideosService(deps: {
     return gone.length
   }
 
-  async function listPage(input: { page: number; limit: number }) {
-    const { page, limit } = input
+  async function listPage(input: { page: number; limit: number; order: VideoOrder }) {
+    const { page, limit, order } = input
     const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(videos)
     const rows = await db
       .select(viewColumns)
       .from(videos)
-      .orderBy(desc(videos.createdAt), desc(videos.id))
+      .orderBy(...(order === 'curated' ? CURATED : NEWEST))
       .limit(limit)
       .offset((page - 1) * limit)
     const totalPages = Math.max(1, Math.ceil(total / limit))
-    return { videos: rows.map(toView), total, totalPages, page, limit }
+    return { videos: rows.map(toView), total, totalPages, page, limit, order }
   }
 
   async function publicPage(): Promise<{ videos: PublicVideoView[] }> {
     const rows = await db
       .select(viewColumns)
       .from(videos)
-      .orderBy(desc(videos.createdAt), desc(videos.id))
+      .where(eq(videos.published, true))
+      .orderBy(...CURATED)
       .limit(PUBLIC_LIST_MAX)
     return { videos: rows.map((row) => toPublicView(toView(row))) }
   }
 
   return {
-    async list(input: { page: number; limit: number }) {
-      return reads.get(`list:${input.page}:${input.limit}`, () => listPage(input))
+    async list(input: { page: number; limit: number; order: VideoOrder }) {
+      return reads.get(`list:${input.page}:${input.limit}:${input.order}`, () => listPage(input))
     },
 
     async publicList(): Promise<{ videos: PublicVideoView[] }> {
@@ -180,6 +185,8 @@ export function createVideosService(deps: {
             .values({
               title: input.title,
               description: input.description,
+              // First in the curated order, as it is first among the newest.
+              position: sql`(select coalesce(min(${videos.position}), 1) - 1 from ${videos})`,
               // A create's intake always holds all three kinds: the input schema requires them.
               ...(fileColumns(adopted) as Required<ReturnType<typeof fileColumns>>),
             })
@@ -256,6 +263,71 @@ export function createVideosService(deps: {
       reads.invalidate()
       queue.wake()
       return toView(await find(moved))
+    },
+
+    /**
+     * The given videos take the positions they held between them, in the order given (a Manage
+     * page after a drag); the rest keep theirs. All or nothing: an unknown id is 404.
+     */
+    async reorder(ids: string[]): Promise<number> {
+      if (!ids.every((id) => UUID_RE.test(id))) throw new AppError('NOT_FOUND', msg.videoNotFound)
+      const moved = await db.transaction(async (tx) => {
+        const held = () =>
+          tx
+            .select({ id: videos.id, position: videos.position })
+            .from(videos)
+            .where(inArray(videos.id, ids))
+            .orderBy(...CURATED)
+            .for('update')
+        let rows = await held()
+        if (rows.length !== ids.length) throw new AppError('NOT_FOUND', msg.videoNotFound)
+        // Videos created at the same moment can share a position, and a shared place cannot be
+        // handed over without moving its other holder: then every video gets its own first.
+        const [{ sharing } = { sharing: 0 }] = await tx
+          .select({ sharing: count() })
+          .from(videos)
+          .where(
+            inArray(
+              videos.position,
+              rows.map((row) => row.position),
+            ),
+          )
+        const distinct = new Set(rows.map((row) => row.position)).size
+        if (sharing > rows.length || distinct < rows.length) {
+          await tx.execute(sql`
+            update ${videos} set position = ordered.n
+            from (select id, row_number() over (order by position, created_at desc, id desc) as n
+                  from ${videos}) as ordered
+            where ${videos.id} = ordered.id and ${videos.position} <> ordered.n`)
+          rows = await held()
+        }
+        let changed = 0
+        for (const [i, id] of ids.entries()) {
+          const place = rows[i]!.position
+          const [row] = await tx
+            .update(videos)
+            .set({ position: place })
+            .where(sql`${videos.id} = ${id} and ${videos.position} <> ${place}`)
+            .returning({ id: videos.id })
+          if (row) changed++
+        }
+        return changed
+      })
+      if (moved > 0) reads.invalidate()
+      return moved
+    },
+
+    /** Shows or hides a video on the public page; the dashboard keeps it either way. */
+    async setPublished(id: string, published: boolean): Promise<VideoView> {
+      const current = await find(id)
+      const [row] = await db
+        .update(videos)
+        .set({ published })
+        .where(eq(videos.id, current.id))
+        .returning(viewColumns)
+      if (!row) throw new AppError('NOT_FOUND', msg.videoNotFound)
+      reads.invalidate()
+      return toView(row)
     },
 
     /** Start-up: every queued video gets its job, unless it has one (idempotent). */

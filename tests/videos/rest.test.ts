@@ -55,6 +55,7 @@ describe('POST /api/videos/upload', () => {
         'mp4Url',
         'previewUrl',
         'error',
+        'published',
       ].sort(),
     )
     // Processing starts in the background: queued, nothing derived yet.

@@ -33,6 +33,7 @@ const video = (n: number, extra: Partial<Video> = {}): Video => ({
   mp4Url: null,
   previewUrl: null,
   error: null,
+  published: true,
   ...extra,
 })
 
