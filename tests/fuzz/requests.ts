@@ -55,6 +55,9 @@ const restPaths = (i: string): [string, string][] => [
   ['PUT', `/api/videos/${i}/thumbnail`],
   ['DELETE', `/api/videos/${i}`],
   ['POST', '/api/videos/bulk-delete'],
+  ['GET', `/api/videos?order=${i}`],
+  ['POST', '/api/videos/reorder'],
+  ['PUT', `/api/videos/${i}/published`],
   ['GET', '/api/public/site'],
   ['GET', '/api/site'],
   ['PUT', '/api/site'],
@@ -72,6 +75,8 @@ const restPaths = (i: string): [string, string][] => [
   ['POST', '/trpc/auth.login'],
   ['POST', '/trpc/admins.create,admins.update,videos.create?batch=1'],
   ['POST', '/trpc/videos.bulkDelete'],
+  ['POST', '/trpc/videos.reorder'],
+  ['POST', '/trpc/videos.setPublished'],
   ['GET', `/trpc/${i}`],
 ]
 
