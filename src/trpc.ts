@@ -59,7 +59,14 @@ const recordActivity = t.middleware(async ({ ctx, type, path, getRawInput, next 
   const spec = type === 'mutation' ? activitySpecFor(path) : null
   if (!spec) return next()
   const input = await getRawInput().catch(() => undefined)
-  const before = spec.before && ctx.session ? await spec.before(ctx, input).catch(() => null) : null
+  // `input` is as sent, not yet validated: a `before` that trips over it (even synchronously)
+  // leaves the title out of the entry, and the procedure's own validation answers the caller.
+  const before =
+    spec.before && ctx.session
+      ? await Promise.resolve()
+          .then(() => spec.before?.(ctx, input) ?? null)
+          .catch(() => null)
+      : null
   const result = await next()
   let draft: Draft | null = null
   try {
