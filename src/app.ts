@@ -181,7 +181,8 @@ export async function createApp(config: Config): Promise<App> {
   ): Promise<Response> {
     if (pathname === '/api/public/videos' && req.method === 'GET') {
       return answers.answer(
-        'rest:public',
+        // One entry per page of works (`?limit&cursor`); the bare path is SPEC's whole list.
+        `rest:public${req.url.slice(req.url.indexOf('/api/public/videos') + 18)}`,
         req,
         async () => handleRest(req, await createContext(services, req, clientIp)),
         'public, max-age=0, must-revalidate',

@@ -114,7 +114,14 @@ const replaceOne =
     })
 
 export const videoRoutes = [
-  route('GET', '/api/public/videos', async ({ caller }) => ok(await caller.videos.publicList())),
+  route('GET', '/api/public/videos', async ({ req, caller }) => {
+    // No parameters: every published work (SPEC §7). `limit` and `cursor`: one page of them.
+    const query = new URL(req.url).searchParams
+    const limit = query.get('limit') ?? undefined
+    const cursor = query.get('cursor') ?? undefined
+    const paged = limit !== undefined || cursor !== undefined
+    return ok(await caller.videos.publicList(paged ? { limit, cursor } : undefined))
+  }),
   route('GET', '/api/videos', async ({ req, caller }) => {
     const query = new URL(req.url).searchParams
     const page = query.get('page') ?? undefined

@@ -6,6 +6,7 @@ import {
   createVideoSchema,
   editVideoSchema,
   listVideosSchema,
+  publicListSchema,
   publishVideoSchema,
   reorderVideosSchema,
   videoIdSchema,
@@ -16,7 +17,9 @@ const byId = z.object({ id: videoIdSchema })
 
 export const videosRouter = router({
   /** The public landing page's grid: no sign-in, only what the page shows. */
-  publicList: publicProcedure.query(({ ctx }) => ctx.services.videos.publicList()),
+  publicList: publicProcedure
+    .input(publicListSchema)
+    .query(({ ctx, input }) => ctx.services.videos.publicList(input)),
 
   list: authedProcedure
     .input(listVideosSchema)

@@ -102,3 +102,20 @@ export const publishVideoSchema = z.object({
   id: videoIdSchema,
   published: z.boolean({ error: 'Published is true or false' }),
 })
+
+/** The landing page's page of works; every published work when neither is given (SPEC §7). */
+export const publicPageSize = { default: 24, max: 100 } as const
+export const invalidCursor = 'Invalid cursor: ask for the first page without one'
+
+export const publicListSchema = z
+  .object({
+    limit: z.coerce
+      .number({ error: `Limit is a number from 1 to ${publicPageSize.max}` })
+      .int(`Limit is a number from 1 to ${publicPageSize.max}`)
+      .min(1, `Limit is a number from 1 to ${publicPageSize.max}`)
+      .max(publicPageSize.max, `Limit is a number from 1 to ${publicPageSize.max}`)
+      .optional(),
+    cursor: z.string().min(1, invalidCursor).max(300, invalidCursor).optional(),
+  })
+  .optional()
+export type PublicListInput = z.output<typeof publicListSchema>

@@ -4,7 +4,7 @@
 // dropped them has committed. A crash anywhere leaves the uploads usable or the change made.
 // A new or replaced video file is queued for processing in the same transaction as its row
 // (src/processing/queue.ts); the streams folder of a replaced or deleted file goes after commit.
-import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
@@ -14,7 +14,13 @@ import type { MediaQueue } from '../processing/queue.ts'
 import { requeue, unprocessed } from '../processing/video-rows.ts'
 import type { FileKind } from '../schemas/file-rules.ts'
 import { msg } from '../schemas/messages.ts'
-import { retryNotFailed, type VideoOrder } from '../schemas/video.ts'
+import {
+  invalidCursor,
+  type PublicListInput,
+  publicPageSize,
+  retryNotFailed,
+  type VideoOrder,
+} from '../schemas/video.ts'
 import { type Adopted, type UploadIds, withUploads } from '../uploads/intake.ts'
 import type { TusEndpoint } from '../uploads/tus.ts'
 import { ReadCache } from './read-cache.ts'
@@ -41,7 +47,34 @@ type FileColumns = Partial<
 >
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const PUBLIC_LIST_MAX = 500
+/** Where a page of the public list ends: the last work's place in the curated order. */
+type Cursor = { position: number; createdAt: string; id: string }
+export type PublicPage = { videos: PublicVideoView[]; nextCursor: string | null }
+/** The creation time as PostgreSQL writes it: exact to the microsecond, unlike a JS Date. */
+const createdText = sql<string>`${videos.createdAt}::text`
+
+const encodeCursor = (c: Cursor) =>
+  Buffer.from(JSON.stringify([c.position, c.createdAt, c.id])).toString('base64url')
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
+    if (Array.isArray(value) && value.length === 3) {
+      const [position, createdAt, id] = value
+      if (
+        Number.isSafeInteger(position) &&
+        typeof createdAt === 'string' &&
+        /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(createdAt) &&
+        typeof id === 'string' &&
+        UUID_RE.test(id)
+      ) {
+        return { position, createdAt, id }
+      }
+    }
+  } catch {}
+  throw new AppError('BAD_REQUEST', invalidCursor, 'cursor')
+}
+
 /** SPEC's order for the admins' list (and the REST default). */
 const NEWEST = [desc(videos.createdAt), desc(videos.id)]
 /** The public order admins set; videos created at once (one position) newest first. */
@@ -131,14 +164,51 @@ export function createVideosService(deps: {
     return { videos: rows.map(toView), total, totalPages, page, limit, order }
   }
 
-  async function publicPage(): Promise<{ videos: PublicVideoView[] }> {
+  /** Every published work, in the curated order: SPEC's answer, with no cap. */
+  async function publicAll(): Promise<{ videos: PublicVideoView[] }> {
     const rows = await db
       .select(viewColumns)
       .from(videos)
       .where(eq(videos.published, true))
       .orderBy(...CURATED)
-      .limit(PUBLIC_LIST_MAX)
     return { videos: rows.map((row) => toPublicView(toView(row))) }
+  }
+
+  /**
+   * One page of published works after `cursor` (keyset on the curated order, so a page costs the
+   * same at any depth and works added meanwhile, which lead the order, never shift it).
+   */
+  async function publicPage(limit: number, cursor: Cursor | null): Promise<PublicPage> {
+    const after = cursor
+      ? or(
+          sql`${videos.position} > ${cursor.position}`,
+          and(
+            eq(videos.position, cursor.position),
+            or(
+              sql`${videos.createdAt} < ${cursor.createdAt}::timestamptz`,
+              and(
+                sql`${videos.createdAt} = ${cursor.createdAt}::timestamptz`,
+                sql`${videos.id} < ${cursor.id}::uuid`,
+              ),
+            ),
+          ),
+        )
+      : undefined
+    const rows = await db
+      .select({ ...viewColumns, position: videos.position, createdText: createdText })
+      .from(videos)
+      .where(and(eq(videos.published, true), after))
+      .orderBy(...CURATED)
+      .limit(limit + 1)
+    const page = rows.slice(0, limit)
+    const last = page.at(-1)
+    return {
+      videos: page.map((row) => toPublicView(toView(row))),
+      nextCursor:
+        rows.length > limit && last
+          ? encodeCursor({ position: last.position, createdAt: last.createdText, id: last.id })
+          : null,
+    }
   }
 
   return {
@@ -146,8 +216,14 @@ export function createVideosService(deps: {
       return reads.get(`list:${input.page}:${input.limit}:${input.order}`, () => listPage(input))
     },
 
-    async publicList(): Promise<{ videos: PublicVideoView[] }> {
-      return reads.get('public', publicPage)
+    /** Every published work (no input), or one page of them (`limit`, `cursor`). */
+    async publicList(input?: PublicListInput): Promise<PublicPage | { videos: PublicVideoView[] }> {
+      if (input?.limit === undefined && input?.cursor === undefined) {
+        return reads.get('public', publicAll)
+      }
+      const limit = input.limit ?? publicPageSize.default
+      const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor)
+      return reads.get(`public:${limit}:${input.cursor ?? ''}`, () => publicPage(limit, cursor))
     },
 
     /** Forgets cached reads; for writes that bypass this service (tests emptying tables). */
