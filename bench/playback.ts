@@ -197,7 +197,7 @@ async function playOnce(browser: Browser, profile: ProfileName, engine: Engine):
   await page.addInitScript(installProbe)
   if (engine === 'master') {
     // Today's behaviour: the answer as it was before the pipeline, so the tile plays the master.
-    await page.route('**/api/public/videos', async (route) => {
+    await page.route(/\/api\/public\/videos(\?|$)/, async (route) => {
       const response = await route.fetch()
       const body = (await response.json()) as { data: { videos: Record<string, unknown>[] } }
       for (const video of body.data.videos) {

@@ -590,7 +590,7 @@ describe('at 1280 px', () => {
           /Failed to load resource/,
         ])
         let calls = 0
-        await page.route('**/api/public/videos', (route) => {
+        await page.route(/\/api\/public\/videos(\?|$)/, (route) => {
           calls++
           return failure === '500'
             ? route.fulfill({ status: 500, json: { status: 'error', message: 'boom' } })

@@ -12,6 +12,8 @@ type TileState = 'idle' | 'loading' | 'playing'
 
 type Props = {
   video: PublicVideo
+  /** Off the first screen: laid out only near the viewport (content-visibility), same size. */
+  deferred?: boolean
   /** Below 768 px the grid opens its modal player instead. */
   onOpenModal: (video: PublicVideo, opener: HTMLElement) => void
 }
@@ -19,7 +21,7 @@ type Props = {
 /** A pointer that only passes over a tile on its way elsewhere starts no preview download. */
 const HOVER_INTENT_MS = 120
 
-export function WorkTile({ video, onOpenModal }: Props) {
+export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   const [state, setState] = useState<TileState>('idle')
   const [previewing, setPreviewing] = useState(false)
   const frameRef = useRef<HTMLDivElement>(null)
@@ -150,7 +152,11 @@ export function WorkTile({ video, onOpenModal }: Props) {
   const idle = state === 'idle'
 
   return (
-    <li>
+    <li
+      className={
+        deferred ? '[contain-intrinsic-size:auto_280px] [content-visibility:auto]' : undefined
+      }
+    >
       <div
         ref={frameRef}
         className="group relative h-[280px] overflow-hidden rounded-sm bg-ink-800 [&:fullscreen]:h-full [&:fullscreen]:rounded-none [&:fullscreen]:bg-black"

@@ -1,4 +1,5 @@
-// Reads GET /api/public/videos with plain fetch: the public bundle carries no query or schema library.
+// Reads GET /api/public/videos a page at a time with plain fetch: the public bundle carries no
+// query or schema library.
 import type { PublicVideo } from '../api.ts'
 
 export type { PublicVideo }
@@ -47,22 +48,33 @@ function urlOrNull(value: unknown): string | null {
   return typeof value === 'string' && value ? value : null
 }
 
-export function parsePublicVideos(body: unknown): PublicVideo[] {
+/** One page of the public list: its works and where the next page starts (null at the end). */
+export type PublicPage = { videos: PublicVideo[]; nextCursor: string | null }
+
+/** How many works the landing page asks for at a time: the first screens, a few KB on the wire. */
+export const PUBLIC_PAGE_SIZE = 12
+
+export function parsePublicPage(body: unknown): PublicPage {
   if (!isRecord(body) || body.status !== 'success' || !isRecord(body.data)) {
     throw new Error('Unexpected answer from /api/public/videos')
   }
   const list = body.data.videos
   if (!Array.isArray(list)) throw new Error('Unexpected answer from /api/public/videos')
-  return list.map(toVideo).filter((video): video is PublicVideo => video !== null)
+  const next = body.data.nextCursor
+  return {
+    videos: list.map(toVideo).filter((video): video is PublicVideo => video !== null),
+    nextCursor: typeof next === 'string' && next ? next : null,
+  }
 }
 
-async function fetchOnce(signal: AbortSignal): Promise<PublicVideo[]> {
-  const response = await fetch('/api/public/videos', {
+async function fetchOnce(signal: AbortSignal, cursor: string | null): Promise<PublicPage> {
+  const query = `?limit=${PUBLIC_PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
+  const response = await fetch(`/api/public/videos${query}`, {
     signal,
     headers: { Accept: 'application/json' },
   })
   if (!response.ok) throw new Error(`GET /api/public/videos answered ${response.status}`)
-  return parsePublicVideos(await response.json())
+  return parsePublicPage(await response.json())
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
@@ -75,10 +87,14 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
-export async function loadPublicVideos(signal: AbortSignal): Promise<PublicVideo[]> {
+/** A page of works (the first without `cursor`), with SPEC §7's two retries. */
+export async function loadPublicPage(
+  signal: AbortSignal,
+  cursor: string | null = null,
+): Promise<PublicPage> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fetchOnce(signal)
+      return await fetchOnce(signal, cursor)
     } catch (error) {
       const delay = RETRY_DELAYS_MS[attempt]
       if (signal.aborted || delay === undefined) throw error
