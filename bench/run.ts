@@ -10,6 +10,7 @@ const benches: Record<string, string> = {
   fresh: 'bench/fresh.ts',
   playback: 'bench/playback.ts',
   processing: 'bench/processing.ts',
+  catalogue: 'bench/catalogue.ts',
 }
 const name = process.argv[2]
 if (!name || !benches[name]) {
