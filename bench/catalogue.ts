@@ -57,10 +57,10 @@ async function growTo(total: number, have: number) {
   await server.terminate() // a clean stop: the embedded database has one owner at a time
   const db = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: server.dataDir })
   await db.db.execute(sql`
-    insert into videos (title, description, video_key, video_type, video_size, thumbnail_key,
+    insert into videos (title, slug, description, video_key, video_type, video_size, thumbnail_key,
       thumbnail_type, thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, status,
       position, created_at)
-    select 'Work ' || g, 'A piece for a brand, with music and sound design by the studio.',
+    select 'Work ' || g, 'work-' || g, 'A piece for a brand, with music and sound design by the studio.',
       v.video_key, v.video_type, v.video_size, v.thumbnail_key, v.thumbnail_type,
       v.thumbnail_size, v.brand_logo_key, v.brand_logo_type, v.brand_logo_size, 'ready',
       1000000 - g, timestamptz '2020-01-01' + g * interval '1 minute'

@@ -61,6 +61,7 @@ async function growTo(total: number, have: number): Promise<void> {
       brandLogoType: 'image/png',
       brandLogoSize: 4_000 + i,
       createdAt: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000),
+      slug: `work-${i}`,
     }
   })
   for (let i = 0; i < rows.length; i += 200) {

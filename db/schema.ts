@@ -109,11 +109,14 @@ export const videos = pgTable(
     // one below the lowest, so it leads), and whether visitors see the video at all.
     position: bigint('position', { mode: 'number' }).notNull().default(0),
     published: boolean('published').notNull().default(true),
+    /** The work's page is /work/<slug> (issue 16 item 3): from the title, unique. */
+    slug: text('slug').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('videos_title_lower_idx').on(sql`lower(${t.title})`),
+    uniqueIndex('videos_slug_idx').on(t.slug),
     // Newest first with a stable tie-breaker for pagination.
     index('videos_created_idx').on(t.createdAt.desc(), t.id.desc()),
     // The curated order, ties (concurrent creates) newest first.
@@ -124,6 +127,22 @@ export const videos = pgTable(
     ),
     check('videos_progress_check', sql`${t.progress} between 0 and 100`),
   ],
+)
+
+/**
+ * Slugs a work had before its title changed: /work/<old> redirects to its page for good, so a
+ * shared link keeps working. Gone with the work.
+ */
+export const videoSlugs = pgTable(
+  'video_slugs',
+  {
+    slug: text('slug').primaryKey(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('video_slugs_video_idx').on(t.videoId)],
 )
 
 export type AdminRow = typeof admins.$inferSelect

@@ -12,6 +12,7 @@ import { pathnameOf } from './http/pathname.ts'
 import { AnswerCache } from './http/response-cache.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
+import { createWorkPages } from './http/work-pages.ts'
 import { handleMediaPaths } from './media/http.ts'
 import { startMedia } from './media/index.ts'
 import { startProcessing } from './processing/index.ts'
@@ -120,6 +121,11 @@ export async function createApp(config: Config): Promise<App> {
     },
   }
   const serveStatic = createStaticHandler(config.webDist)
+  const workPages = createWorkPages({
+    videos: services.videos,
+    publicUrl: config.publicUrl,
+    webDist: config.webDist,
+  })
   const clientAddress = clientAddressResolver(config.trustedProxies)
 
   async function trpc(req: Request, clientIp: () => string): Promise<Response> {
@@ -202,7 +208,7 @@ export async function createApp(config: Config): Promise<App> {
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return handleRest(req, await createContext(services, req, clientIp))
     }
-    return serveStatic(req)
+    return (await workPages(req, pathname)) ?? serveStatic(req)
   }
 
   return {

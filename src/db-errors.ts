@@ -14,6 +14,9 @@ const UNIQUE_FIELDS: Record<string, { field: string; message: string }> = {
   admins_email_lower_idx: { field: 'email', message: msg.emailTaken },
   admins_username_lower_idx: { field: 'username', message: msg.usernameTaken },
   videos_title_lower_idx: { field: 'title', message: msg.titleTaken },
+  // Two titles that make one address (src/services/slugs.ts), saved at the same moment.
+  videos_slug_idx: { field: 'title', message: msg.slugRace },
+  video_slugs_pkey: { field: 'title', message: msg.slugRace },
 }
 
 function* causes(error: unknown): Generator<unknown> {

@@ -14,6 +14,7 @@ export const msg = {
   titleRequired: 'Title is required',
   titleMin: 'Title must be at least 3 characters',
   titleTaken: 'Title already exists',
+  slugRace: "Another work took this title's address at the same moment: please save again",
   videoRequired: 'Video file is required',
   videoRequiredEdit: 'Video is required',
   thumbnailRequired: 'Thumbnail is required',

@@ -30,6 +30,8 @@ export type VideoView = {
   error: string | null
   /** Whether visitors see it (the Manage page's 'Published' switch). */
   published: boolean
+  /** Its page is /work/<slug>. */
+  slug: string
 }
 
 /** What the public page needs: no edit time, no progress, and the master only until streams exist. */
@@ -49,6 +51,7 @@ export type PublicVideoView = Pick<
   | 'hlsUrl'
   | 'mp4Url'
   | 'previewUrl'
+  | 'slug'
 >
 
 export const viewColumns = {
@@ -68,6 +71,7 @@ export const viewColumns = {
   streamsKey: videos.streamsKey,
   processingError: videos.processingError,
   published: videos.published,
+  slug: videos.slug,
 }
 export type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
 
@@ -94,6 +98,7 @@ export function toView(row: ViewRow): VideoView {
     previewUrl: streams?.preview ?? null,
     error: row.status === 'failed' ? row.processingError : null,
     published: row.published,
+    slug: row.slug,
   }
 }
 
@@ -114,5 +119,6 @@ export function toPublicView(view: VideoView): PublicVideoView {
     hlsUrl: view.hlsUrl,
     mp4Url: view.mp4Url,
     previewUrl: view.previewUrl,
+    slug: view.slug,
   }
 }

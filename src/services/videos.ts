@@ -5,7 +5,7 @@
 // A new or replaced video file is queued for processing in the same transaction as its row
 // (src/processing/queue.ts); the streams folder of a replaced or deleted file goes after commit.
 import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm'
-import { videos } from '../../db/schema.ts'
+import { videoSlugs, videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
@@ -24,6 +24,7 @@ import {
 import { type Adopted, type UploadIds, withUploads } from '../uploads/intake.ts'
 import type { TusEndpoint } from '../uploads/tus.ts'
 import { ReadCache } from './read-cache.ts'
+import { freeSlug, moveSlug } from './slugs.ts'
 import {
   type PublicVideoView,
   toPublicView,
@@ -260,6 +261,7 @@ export function createVideosService(deps: {
             .insert(videos)
             .values({
               title: input.title,
+              slug: await freeSlug(tx, input.title),
               description: input.description,
               // First in the curated order, as it is first among the newest.
               position: sql`(select coalesce(min(${videos.position}), 1) - 1 from ${videos})`,
@@ -293,10 +295,15 @@ export function createVideosService(deps: {
             .for('update')
           if (!before) throw new AppError('NOT_FOUND', msg.videoNotFound)
           const newVideo = adopted.some((file) => file.kind === 'video')
+          // A new title gets a new address; the old one keeps redirecting to this work.
+          const slug =
+            input.title !== undefined && input.title !== before.title
+              ? await freeSlug(tx, input.title, before.id)
+              : before.slug
           const [after] = await tx
             .update(videos)
             .set({
-              ...(input.title !== undefined ? { title: input.title } : {}),
+              ...(input.title !== undefined ? { title: input.title, slug } : {}),
               ...(input.description !== undefined ? { description: input.description } : {}),
               ...fileColumns(adopted),
               // Nothing derived from the old file describes the new one.
@@ -306,6 +313,7 @@ export function createVideosService(deps: {
             .where(eq(videos.id, current.id))
             .returning(viewColumns)
             .catch(conflictOnUnique)
+          await moveSlug(tx, before.id, before.slug, slug)
           if (newVideo) {
             await queue.cancel({ videoId: before.id, sourceKey: before.videoKey }, tx)
             await queue.enqueue({ videoId: after!.id, sourceKey: after!.videoKey }, tx)
@@ -391,6 +399,26 @@ export function createVideosService(deps: {
       })
       if (moved > 0) reads.invalidate()
       return moved
+    },
+
+    /**
+     * A published work by its address: `{ video }`, or `{ redirect }` to its address now when
+     * `slug` is one it had before a rename; null when no published work has it.
+     */
+    async bySlug(slug: string): Promise<{ video: PublicVideoView } | { redirect: string } | null> {
+      return reads.get(`slug:${slug}`, async () => {
+        const [row] = await db
+          .select(viewColumns)
+          .from(videos)
+          .where(and(eq(videos.slug, slug), eq(videos.published, true)))
+        if (row) return { video: toPublicView(toView(row)) }
+        const [moved] = await db
+          .select({ slug: videos.slug })
+          .from(videoSlugs)
+          .innerJoin(videos, eq(videos.id, videoSlugs.videoId))
+          .where(and(eq(videoSlugs.slug, slug), eq(videos.published, true)))
+        return moved ? { redirect: moved.slug } : null
+      })
     },
 
     /** Shows or hides a video on the public page; the dashboard keeps it either way. */

@@ -21,9 +21,9 @@ beforeEach(() => t.reset())
  */
 async function addWorks(n: number, from = 0, hiddenEvery = 0) {
   await t.app.database.db.execute(sql`
-    insert into videos (title, video_key, video_type, video_size, thumbnail_key, thumbnail_type,
+    insert into videos (title, slug, video_key, video_type, video_size, thumbnail_key, thumbnail_type,
       thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, position, published, created_at)
-    select 'Work ' || g, 'v' || g || '.mp4', 'video/mp4', 1, 't' || g || '.jpg', 'image/jpeg', 1,
+    select 'Work ' || g, 'work-' || g, 'v' || g || '.mp4', 'video/mp4', 1, 't' || g || '.jpg', 'image/jpeg', 1,
       'l' || g || '.png', 'image/png', 1, g / 3,
       ${hiddenEvery}::int = 0 or g % ${hiddenEvery || 1}::int <> 0,
       timestamptz '2026-01-01' + (g / 2) * interval '1.000001 second'
@@ -83,9 +83,9 @@ describe('GET /api/public/videos with 1,200 works', () => {
     const seen = await walk(100, async (n) => {
       for (let i = 0; i < 3; i++) {
         const res = await t.app.database.db.execute(sql`
-          insert into videos (title, video_key, video_type, video_size, thumbnail_key,
+          insert into videos (title, slug, video_key, video_type, video_size, thumbnail_key,
             thumbnail_type, thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, position)
-          select ${`New ${n}-${i}`}, 'nv.mp4', 'video/mp4', 1, 'nt.jpg', 'image/jpeg', 1, 'nl.png',
+          select ${`New ${n}-${i}`}, ${`new-${n}-${i}`}, 'nv.mp4', 'video/mp4', 1, 'nt.jpg', 'image/jpeg', 1, 'nl.png',
             'image/png', 1, coalesce(min(position), 1) - 1 from videos returning id`)
         expect(res.length ?? 1).toBeGreaterThan(0)
       }

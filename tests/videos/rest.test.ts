@@ -56,6 +56,7 @@ describe('POST /api/videos/upload', () => {
         'previewUrl',
         'error',
         'published',
+        'slug',
       ].sort(),
     )
     // Processing starts in the background: queued, nothing derived yet.
@@ -217,6 +218,7 @@ describe('reading', () => {
         'hlsUrl',
         'mp4Url',
         'previewUrl',
+        'slug',
       ].sort(),
     )
     // Until streams exist the public page plays the master, as before.

@@ -18,7 +18,8 @@ function useScrolledPast(threshold: number): boolean {
   return scrolled
 }
 
-export function Header() {
+/** `away`: on a page other than the landing page, the section links lead back to it. */
+export function Header({ away = false }: { away?: boolean }) {
   const scrolled = useScrolledPast(SCROLLED_AFTER_PX)
   const [menuOpen, setMenuOpen] = useState(false)
   const toggleRef = useRef<HTMLButtonElement>(null)
@@ -100,7 +101,12 @@ export function Header() {
           <ul className="flex items-center gap-10">
             {nav.map((item) => (
               <li key={item.target}>
-                <SectionLink target={item.target} onChoose={closeMenu} className={linkClass}>
+                <SectionLink
+                  target={item.target}
+                  onChoose={closeMenu}
+                  away={away}
+                  className={linkClass}
+                >
                   {item.label}
                 </SectionLink>
               </li>
@@ -162,6 +168,7 @@ export function Header() {
                 <SectionLink
                   target={item.target}
                   onChoose={closeMenu}
+                  away={away}
                   className="group flex items-baseline gap-4 rounded-sm text-paper focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
                 >
                   <span className="font-mono text-xs text-accent">0{index + 1}</span>

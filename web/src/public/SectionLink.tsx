@@ -6,9 +6,18 @@ type Props = Omit<ComponentProps<'a'>, 'href'> & {
   target: string
   /** Runs before the scroll starts, e.g. to close the mobile menu. */
   onChoose?: () => void
+  /** On a page without the sections (a work's page): a plain link to them on the landing page. */
+  away?: boolean
 }
 
-export function SectionLink({ target, onChoose, children, ...props }: Props) {
+export function SectionLink({ target, onChoose, away = false, children, ...props }: Props) {
+  if (away) {
+    return (
+      <a {...props} href={`/#${target}`} onClick={onChoose}>
+        {children}
+      </a>
+    )
+  }
   return (
     <a
       {...props}

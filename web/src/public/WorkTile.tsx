@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { type AttachedStream, attachStream } from '../player/attach.ts'
 import { prefetchHls } from '../player/load-hls.ts'
 import { needsHlsJs } from '../player/streams.ts'
-import { CloseIcon, PlayIcon, Spinner } from './icons.tsx'
+import { CloseIcon, LinkIcon, PlayIcon, Spinner } from './icons.tsx'
 import { canPreviewOnHover, isInterruptedPlay, isMobileViewport, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
 
@@ -238,6 +238,8 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
           </button>
         )}
 
+        {idle && video.slug ? <ShareLink video={video} /> : null}
+
         {state === 'loading' && (
           <div
             role="status"
@@ -260,6 +262,45 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
         )}
       </div>
     </li>
+  )
+}
+
+/**
+ * Copies the work's own page (/work/<slug>) to the clipboard: a button of its own above the play
+ * button, so a click on the tile still plays it (SPEC §2). Says what happened for screen readers.
+ */
+function ShareLink({ video }: { video: PublicVideo }) {
+  const [said, setSaid] = useState('')
+  const url = `${location.origin}/work/${video.slug}`
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url)
+      setSaid('Link copied')
+    } catch {
+      setSaid(`Copy this link: ${url}`)
+    }
+    setTimeout(() => setSaid(''), 4000)
+  }
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => void copy()}
+        aria-label={`Copy link to ${video.title}`}
+        title="Copy link"
+        className="absolute top-3 right-3 z-10 grid size-11 place-items-center rounded-full bg-ink-950/70 text-paper transition-opacity hover:text-accent focus-visible:outline-2 focus-visible:outline-accent md:opacity-0 md:group-hover:opacity-100 md:focus-visible:opacity-100"
+      >
+        <LinkIcon />
+      </button>
+      <span role="status" className="sr-only">
+        {said}
+      </span>
+      {said ? (
+        <span className="pointer-events-none absolute top-16 right-3 z-10 max-w-[calc(100%-1.5rem)] break-all rounded-sm bg-ink-950/85 px-3 py-1.5 text-paper text-xs">
+          {said}
+        </span>
+      ) : null}
+    </>
   )
 }
 

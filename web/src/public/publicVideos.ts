@@ -12,10 +12,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null
 }
 
-function toVideo(value: unknown): PublicVideo | null {
+/** One work from an answer, or null when it lacks what a tile or page needs. */
+export function toVideo(value: unknown): PublicVideo | null {
   if (!isRecord(value)) return null
   const { _id, title, description, videoUrl, thumbnailUrl, brandLogoUrl, createdAt } = value
-  const { status, duration, width, height, hlsUrl, mp4Url, previewUrl } = value
+  const { status, duration, width, height, hlsUrl, mp4Url, previewUrl, slug } = value
   // A tile needs something to show and something to play; anything else is skipped, not fatal.
   if (typeof _id !== 'string' || typeof videoUrl !== 'string' || typeof thumbnailUrl !== 'string') {
     return null
@@ -37,6 +38,8 @@ function toVideo(value: unknown): PublicVideo | null {
     hlsUrl: urlOrNull(hlsUrl),
     mp4Url: urlOrNull(mp4Url),
     previewUrl: urlOrNull(previewUrl),
+    // The work's own page (/work/<slug>); '' when an older server sent none: no share link then.
+    slug: typeof slug === 'string' ? slug : '',
   }
 }
 

@@ -34,6 +34,7 @@ const video = (n: number, extra: Partial<Video> = {}): Video => ({
   previewUrl: null,
   error: null,
   published: true,
+  slug: `video-${n}`,
   ...extra,
 })
 

@@ -1,0 +1,130 @@
+// A work's own page (/work/<slug>, issue 16 item 3): the studio's header and contact footer around
+// the video, its title, description and brand. The server puts the work's data in the page
+// (#work-data) with the tags link previews read, so nothing is fetched before it draws.
+import { Suspense, use, useRef, useState } from 'react'
+import { useAttachedStream } from '../player/use-stream.ts'
+import { ContactFooter } from './ContactFooter.tsx'
+import { Header } from './Header.tsx'
+import { PlayIcon } from './icons.tsx'
+import { type PublicVideo, toVideo } from './publicVideos.ts'
+import { type PublicSite, publicSite } from './siteContent.ts'
+
+/** The work the server named in this page, or null (then the page is the landing page). */
+export function workInPage(): PublicVideo | null {
+  const data = document.getElementById('work-data')?.textContent
+  if (!data) return null
+  try {
+    return toVideo(JSON.parse(data))
+  } catch {
+    return null
+  }
+}
+
+export function WorkPage({ video }: { video: PublicVideo }) {
+  const content = useRef(publicSite()).current
+  return (
+    <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
+      <a
+        href="#main"
+        className="sr-only rounded-full bg-accent px-5 py-3 text-sm font-semibold text-ink-950 focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[60]"
+      >
+        Skip to content
+      </a>
+      <Header away />
+      <main id="main" tabIndex={-1} className="outline-none">
+        <article className="mx-auto max-w-5xl px-5 pt-28 pb-20 sm:px-8 md:pt-36">
+          <a
+            href="/#work"
+            className="text-mist text-sm tracking-[0.22em] uppercase hover:text-accent focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+          >
+            ← All work
+          </a>
+          <h1 className="mt-6 font-display text-5xl text-paper tracking-tight md:text-7xl">
+            {video.title}
+          </h1>
+          <div className="mt-10">
+            <WorkPlayer video={video} />
+          </div>
+          <div className="mt-10 grid gap-8 md:grid-cols-[1fr_auto] md:items-start">
+            {video.description ? (
+              <p className="max-w-2xl whitespace-pre-line text-lg text-mist">{video.description}</p>
+            ) : (
+              <span />
+            )}
+            {video.brandLogoUrl ? (
+              <img
+                src={video.brandLogoUrl}
+                alt={`${video.title} brand logo`}
+                width={176}
+                height={80}
+                className="h-20 w-44 rounded-sm bg-accent object-contain p-3"
+              />
+            ) : null}
+          </div>
+        </article>
+      </main>
+      <Suspense fallback={null}>
+        <Footer content={content} />
+      </Suspense>
+    </div>
+  )
+}
+
+function Footer({ content }: { content: Promise<PublicSite | null> }) {
+  const site = use(content)
+  return <ContactFooter content={site?.contact ?? null} />
+}
+
+/**
+ * The poster and a play button; the stream is attached only on the click (hls.js is not part of
+ * the page's first load), then plays with native controls.
+ */
+function WorkPlayer({ video }: { video: PublicVideo }) {
+  const [started, setStarted] = useState(false)
+  const ratio = `${video.width ?? 16} / ${video.height ?? 9}`
+  return (
+    <div className="relative overflow-hidden rounded-sm bg-black" style={{ aspectRatio: ratio }}>
+      {started ? (
+        <Playing video={video} />
+      ) : (
+        <button
+          type="button"
+          onClick={() => setStarted(true)}
+          aria-label={`Play ${video.title}`}
+          className="group absolute inset-0 size-full focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
+        >
+          <img
+            src={video.thumbnailUrl}
+            alt=""
+            fetchPriority="high"
+            className="absolute inset-0 size-full object-cover"
+          />
+          <span className="absolute inset-0 grid place-items-center bg-black/20 transition group-hover:bg-black/40">
+            <span className="grid size-20 place-items-center rounded-full bg-accent text-ink-950">
+              <PlayIcon width={28} height={28} />
+            </span>
+          </span>
+        </button>
+      )}
+    </div>
+  )
+}
+
+function Playing({ video }: { video: PublicVideo }) {
+  const ref = useRef<HTMLVideoElement>(null)
+  useAttachedStream(ref, video, (element) => {
+    element.play().catch((error: unknown) => console.warn('Playback did not start', error))
+  })
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one)
+    <video
+      ref={ref}
+      poster={video.thumbnailUrl}
+      controls
+      playsInline
+      controlsList="nodownload"
+      aria-label={video.title}
+      className="absolute inset-0 size-full bg-black object-contain"
+    />
+  )
+}
