@@ -6,7 +6,7 @@ import { observable } from '@trpc/server/observable'
 import type { AppRouter } from '../api.ts'
 import { isUnauthorized } from './lib/errors.ts'
 import { handleUnauthorized, trackCall } from './lib/session.ts'
-import { authStore } from './stores/auth.ts'
+import { useAuthStore } from './stores/auth.ts'
 
 export const trpc = createTRPCReact<AppRouter>()
 
@@ -21,7 +21,7 @@ const sessionLink: TRPCLink<AppRouter> =
   () =>
   ({ op, next }) =>
     observable((observer) => {
-      const token = 'token' in op.context ? tokenOf(op.context) : authStore.get().token
+      const token = 'token' in op.context ? tokenOf(op.context) : useAuthStore.getState().token
       const done = trackCall(token)
       const subscription = next({ ...op, context: { ...op.context, token } }).subscribe({
         next: (value) => observer.next(value),

@@ -9,7 +9,7 @@ import { PageHeader } from '../components/PageHeader.tsx'
 import { Card, inputStyles, Spinner } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 import { Pagination } from '../videos/Pagination.tsx'
 
@@ -17,7 +17,7 @@ const NOT_ALLOWED = 'Only a super admin can see the activity log.'
 const kindLabel = (kind: string) => activityKinds[kind as ActivityKind] ?? kind
 
 export function ActivityPage() {
-  const role = authStore.use((s) => s.user?.role)
+  const role = useAuthStore((s) => s.user?.role)
   if (role !== 'super_admin') return <NotAllowed message={NOT_ALLOWED} />
   return <ActivityScreen />
 }

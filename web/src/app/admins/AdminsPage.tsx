@@ -6,7 +6,7 @@ import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, Card, Icons, Spinner } from '../components/ui.tsx'
 import { readError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 import { CreateAdminForm, EditAdminForm, showAdminError } from './AdminForms.tsx'
 import { NotAllowed } from './NotAllowed.tsx'
@@ -17,7 +17,7 @@ const FIELDS = ['username', 'email', 'password'] as const
 type Modal = { kind: 'create' } | { kind: 'edit'; admin: Admin } | { kind: 'delete'; admin: Admin }
 
 export function AdminsPage() {
-  const role = authStore.use((s) => s.user?.role)
+  const role = useAuthStore((s) => s.user?.role)
   if (role !== 'super_admin') return <NotAllowed />
   return <AdminsScreen />
 }

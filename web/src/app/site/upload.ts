@@ -3,7 +3,7 @@
 import type { ImagePurpose, SiteImage } from '@shared/site.ts'
 import { imageMsg, siteImageLimits } from '@shared/site.ts'
 import { handleUnauthorized, trackCall } from '../lib/session.ts'
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
 
 const accepted: Record<ImagePurpose, string[]> = {
   heroWide: ['image/jpeg', 'image/png', 'image/webp'],
@@ -33,7 +33,7 @@ export class UploadError extends Error {
 }
 
 export async function uploadSiteImage(purpose: ImagePurpose, file: File): Promise<SiteImage> {
-  const { token } = authStore.get()
+  const { token } = useAuthStore.getState()
   const done = trackCall(token)
   try {
     const res = await fetch(`/api/site/images?purpose=${purpose}`, {
