@@ -4,7 +4,7 @@ import { httpBatchLink, type OperationContext, type TRPCLink } from '@trpc/clien
 import { createTRPCReact } from '@trpc/react-query'
 import { observable } from '@trpc/server/observable'
 import type { AppRouter } from '../api.ts'
-import { isUnauthorized } from './lib/errors.ts'
+import { toClientError } from './lib/errors.ts'
 import { handleUnauthorized, trackCall } from './lib/session.ts'
 import { useAuthStore } from './stores/auth.ts'
 
@@ -27,7 +27,9 @@ const sessionLink: TRPCLink<AppRouter> =
         next: (value) => observer.next(value),
         error: (err) => {
           done()
-          if (op.path !== 'auth.login' && isUnauthorized(err)) handleUnauthorized(token)
+          if (op.path !== 'auth.login' && toClientError(err).kind === 'unauthorized') {
+            handleUnauthorized(token)
+          }
           observer.error(err)
         },
         complete: () => {

@@ -6,7 +6,7 @@ import type { z } from 'zod'
 import type { Admin } from '../../api.ts'
 import { TextField } from '../components/TextField.tsx'
 import { Button } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 
 /** 409 and 400-with-field answers land on that field and in a toast (SPEC §8 Admins). */
@@ -16,9 +16,9 @@ export function showAdminError<T extends FieldValues>(
   fields: readonly string[],
   fallback: string,
 ) {
-  const e = readError(err)
+  const e = toClientError(err)
   const message = e.message || fallback
-  if (e.field && fields.includes(e.field) && (e.status === 409 || e.status === 400)) {
+  if (e.field && fields.includes(e.field) && (e.kind === 'conflict' || e.kind === 'invalid')) {
     setError(e.field as FieldPath<T>, { message })
   }
   notify.error(message)

@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
 import { AuthShell, authButtonClass, authLinkClass } from './AuthShell.tsx'
@@ -44,9 +44,9 @@ function ResetPasswordForm({ token }: { token: string }) {
       notify.success('Password reset successful! Please sign in with your new password.')
       await navigate({ to: '/auth/signin', replace: true })
     } catch (err) {
-      const e = readError(err)
+      const e = toClientError(err)
       notify.error(
-        e.status === 400 ? msg.invalidResetLink : e.message || 'Failed to reset password',
+        e.kind === 'invalid' ? msg.invalidResetLink : e.message || 'Failed to reset password',
       )
     }
   })

@@ -2,6 +2,7 @@
 // the session's token, and reads the converted image or the server's message.
 import type { ImagePurpose, SiteImage } from '@shared/site.ts'
 import { imageMsg, siteImageLimits } from '@shared/site.ts'
+import { RequestError } from '../lib/errors.ts'
 import { handleUnauthorized, trackCall } from '../lib/session.ts'
 import { useAuthStore } from '../stores/auth.ts'
 
@@ -23,15 +24,6 @@ export function imageFileError(purpose: ImagePurpose, file: File): string | null
   return null
 }
 
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message)
-  }
-}
-
 export async function uploadSiteImage(purpose: ImagePurpose, file: File): Promise<SiteImage> {
   const { token } = useAuthStore.getState()
   const done = trackCall(token)
@@ -44,10 +36,11 @@ export async function uploadSiteImage(purpose: ImagePurpose, file: File): Promis
     const body = (await res.json().catch(() => null)) as {
       data?: { image?: SiteImage }
       message?: string
+      field?: string
     } | null
     if (res.status === 401) handleUnauthorized(token)
     if (!res.ok || !body?.data?.image) {
-      throw new UploadError(body?.message ?? 'Failed to upload the image', res.status)
+      throw new RequestError(body?.message ?? '', res.status, body?.field)
     }
     return body.data.image
   } finally {

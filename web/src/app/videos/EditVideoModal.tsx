@@ -4,10 +4,10 @@ import { useEffect, useState } from 'react'
 import type { Video } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { ProgressBar } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
-import { UploadError, uploadFiles } from '../lib/tus.ts'
+import { uploadFiles } from '../lib/tus.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import { useChromeStore } from '../stores/ui.ts'
 import { currentListInput, replaceVideo } from '../stores/video-store.ts'
@@ -77,17 +77,16 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
         notify.message('No changes detected')
         return
       }
-      if (err instanceof UploadError && err.status === 401) {
+      // SPEC §8: a lost session says so; errors about the title (the server names the field)
+      // show at the title field; others as messages.
+      const e = toClientError(err)
+      if (e.kind === 'unauthorized') {
         handleUnauthorized(token)
-        return
-      }
-      const e = readError(err)
-      if (e.status === 401 || /login/i.test(e.message ?? '')) {
         notify.error('Please login to update videos')
         return
       }
-      if (e.field === 'title' || /title/i.test(e.message ?? '')) {
-        setTitleError(e.message ?? 'Failed to update video')
+      if (e.field === 'title') {
+        setTitleError(e.message || 'Failed to update video')
         return
       }
       notify.error(e.message || 'Failed to update video')

@@ -9,7 +9,7 @@ import type { Video, VideoPage } from '../../api.ts'
 import { usePrefetchHls } from '../../player/use-stream.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, buttonStyles, Card, Icons, Spinner } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { useLinger } from '../lib/use-linger.ts'
 import { StatTile } from '../pages/OverviewPage.tsx'
@@ -98,7 +98,7 @@ export function ManagePage() {
       utils.videos.list.setData(listInput, (old) => old && replaceVideo(old, queued))
       notify.success('Video queued for processing')
     } catch (err) {
-      notify.error(readError(err).message || 'Failed to retry processing')
+      notify.error(toClientError(err).message || 'Failed to retry processing')
     }
     await refresh().catch(() => undefined)
     setRetrying((ids) => ids.filter((id) => id !== video._id))
@@ -123,7 +123,9 @@ export function ManagePage() {
         await deleteOne.mutateAsync({ id: pending.video._id })
         notify.success('Video deleted successfully')
       } catch (err) {
-        notify.error(readError(err).status === 404 ? msg.videoNotFound : 'Failed to delete video')
+        notify.error(
+          toClientError(err).kind === 'not-found' ? msg.videoNotFound : 'Failed to delete video',
+        )
       }
     } else {
       if (pending.ids.length === 0) return
@@ -163,7 +165,7 @@ export function ManagePage() {
               Error Loading Videos
             </h2>
             <p className="mt-1 text-zinc-600 dark:text-zinc-300">
-              {readError(list.error).message || 'Something went wrong'}
+              {toClientError(list.error).message || 'Something went wrong'}
             </p>
           </div>
           <Button variant="secondary" className="mt-4" onClick={() => void list.refetch()}>

@@ -2,12 +2,12 @@
 // time left, a lost connection), then videos.create. Uploads this browser left unfinished are
 // offered again and continue from the server's offset when the same files are picked.
 
-import { type FileKind, msg } from '@shared/index.ts'
+import type { FileKind } from '@shared/index.ts'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Card } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { RequestError, toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
 import { createRateMeter } from '../lib/transfer-rate.ts'
@@ -16,7 +16,6 @@ import {
   findUnfinishedUploads,
   fingerprintOf,
   type UnfinishedUpload,
-  UploadError,
   type UploadScope,
   uploadFiles,
 } from '../lib/tus.ts'
@@ -154,7 +153,7 @@ export function UploadPage() {
         },
       )
       if (!uploads.video || !uploads.thumbnail || !uploads.brandLogo) {
-        throw new UploadError('An upload did not finish')
+        throw new RequestError('An upload did not finish', 0)
       }
       setUnfinished([])
       setStatus((s) => ({ ...s, phase: 'saving', paused: false }))
@@ -183,12 +182,12 @@ export function UploadPage() {
       setUploadProgress(0)
       setStatus(idle)
       setBusy(false)
-      if (err instanceof UploadError && err.status === 401) {
+      const e = toClientError(err)
+      if (e.kind === 'unauthorized') {
         handleUnauthorized(token)
         return
       }
-      const e = readError(err)
-      if (e.field === 'title' || e.status === 409) setTitleError(e.message ?? msg.titleTaken)
+      if (e.field === 'title') setTitleError(e.message)
       notify.error('Failed to upload video. Please try again.')
     }
   }
