@@ -89,6 +89,7 @@ export function UploadPage() {
     return () => window.removeEventListener('beforeunload', warn)
   }, [busy])
 
+  // SPEC §4: progress resets to 0 after an upload, success or not.
   useEffect(() => () => setUploadProgress(0), [])
 
   useEffect(() => {
@@ -176,7 +177,7 @@ export function UploadPage() {
       utils.videos.stats.setData(undefined, (old) => old && countVideos(old, 1))
       await Promise.all([utils.videos.list.invalidate(), utils.videos.stats.invalidate()])
       notify.success('Video uploaded successfully!')
-      setUploadProgress(0)
+      // The bar stays full until the page goes; leaving it resets the progress (effect above).
       await navigate({ to: '/dashboard/manage' })
     } catch (err) {
       setUploadProgress(0)
