@@ -1,15 +1,17 @@
 // Sends a site image to POST /api/site/images (a file is a body of bytes, not a tRPC call) with
 // the session's token, and reads the converted image or the server's message.
+import { imageTypes } from '@shared/index.ts'
 import type { ImagePurpose, SiteImage } from '@shared/site.ts'
 import { imageMsg, siteImageLimits } from '@shared/site.ts'
 import { RequestError } from '../lib/errors.ts'
 import { handleUnauthorized, trackCall } from '../lib/session.ts'
 import { useAuthStore } from '../stores/auth.ts'
 
-const accepted: Record<ImagePurpose, string[]> = {
-  heroWide: ['image/jpeg', 'image/png', 'image/webp'],
-  heroMobile: ['image/jpeg', 'image/png', 'image/webp'],
-  logo: ['image/jpeg', 'image/png', 'image/webp', 'image/svg+xml'],
+// The video form's image types (the shared file rules), and SVG for logos.
+const accepted: Record<ImagePurpose, readonly string[]> = {
+  heroWide: imageTypes,
+  heroMobile: imageTypes,
+  logo: [...imageTypes, 'image/svg+xml'],
 }
 
 /** The file input's `accept` for a purpose. */
