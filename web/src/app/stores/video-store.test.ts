@@ -150,6 +150,11 @@ describe('selection', () => {
     const s = receivePage(selectAll(initialVideoState, ['id-1', 'gone']), pageOf(2, 2))
     expect(s.selectedVideos).toEqual(['id-1'])
     expect(s.isAllSelected).toBe(false)
+    // Everything was selected, and the page now shows one more: not all any longer.
+    const grown = receivePage(selectAll(initialVideoState, ['id-1', 'id-2']), pageOf(3, 3))
+    expect(grown.isAllSelected).toBe(false)
+    const unchanged = selectAll(initialVideoState, ['id-1', 'id-2'])
+    expect(receivePage(unchanged, pageOf(2, 2))).toBe(unchanged)
   })
 })
 

@@ -99,15 +99,13 @@ export const countVideos = (stats: Stats, change: number): Stats => ({
 export function receivePage(s: VideoState, page: Required<Page>): VideoState {
   const ids = new Set(page.videos.map((v) => v._id))
   const selectedVideos = s.selectedVideos.filter((id) => ids.has(id))
-  const same = selectedVideos.length === s.selectedVideos.length
+  const isAllSelected = page.videos.length > 0 && selectedVideos.length === page.videos.length
   const currentPage = Math.min(s.currentPage, Math.max(1, page.totalPages))
-  if (same && currentPage === s.currentPage) return s
-  return {
-    ...s,
-    currentPage,
-    selectedVideos,
-    isAllSelected: page.videos.length > 0 && selectedVideos.length === page.videos.length,
-  }
+  const same =
+    selectedVideos.length === s.selectedVideos.length &&
+    isAllSelected === s.isAllSelected &&
+    currentPage === s.currentPage
+  return same ? s : { ...s, currentPage, selectedVideos, isAllSelected }
 }
 
 /** After a removal: the removed ids leave the selection (bulk: all of it), the page stays in range. */
