@@ -8,7 +8,7 @@ import { TOAST_DURATION, TOAST_LIMIT } from './lib/notify.ts'
 import { setUnauthorizedHandler } from './lib/session.ts'
 import { createAppRouter } from './router.tsx'
 import { clearAuth } from './stores/auth.ts'
-import { applyTheme, themeStore } from './stores/ui.ts'
+import { applyTheme, useThemeStore } from './stores/ui.ts'
 import { createTrpcClient, trpc } from './trpc.ts'
 
 export function mountApp(el: HTMLElement): void {
@@ -30,7 +30,7 @@ export function mountApp(el: HTMLElement): void {
   setUnauthorizedHandler(onUnauthorized)
   const trpcClient = createTrpcClient()
 
-  applyTheme(themeStore.get().isDarkMode)
+  applyTheme(useThemeStore.getState().isDarkMode)
 
   createRoot(el).render(
     <StrictMode>
@@ -45,7 +45,7 @@ export function mountApp(el: HTMLElement): void {
 }
 
 function AppToaster() {
-  const isDarkMode = themeStore.use((s) => s.isDarkMode)
+  const isDarkMode = useThemeStore((s) => s.isDarkMode)
   return (
     <Toaster
       position="top-center"

@@ -4,9 +4,9 @@ import { httpBatchLink, type OperationContext, type TRPCLink } from '@trpc/clien
 import { createTRPCReact } from '@trpc/react-query'
 import { observable } from '@trpc/server/observable'
 import type { AppRouter } from '../api.ts'
-import { isUnauthorized } from './lib/errors.ts'
+import { toClientError } from './lib/errors.ts'
 import { handleUnauthorized, trackCall } from './lib/session.ts'
-import { authStore } from './stores/auth.ts'
+import { useAuthStore } from './stores/auth.ts'
 
 export const trpc = createTRPCReact<AppRouter>()
 
@@ -21,13 +21,15 @@ const sessionLink: TRPCLink<AppRouter> =
   () =>
   ({ op, next }) =>
     observable((observer) => {
-      const token = 'token' in op.context ? tokenOf(op.context) : authStore.get().token
+      const token = 'token' in op.context ? tokenOf(op.context) : useAuthStore.getState().token
       const done = trackCall(token)
       const subscription = next({ ...op, context: { ...op.context, token } }).subscribe({
         next: (value) => observer.next(value),
         error: (err) => {
           done()
-          if (op.path !== 'auth.login' && isUnauthorized(err)) handleUnauthorized(token)
+          if (op.path !== 'auth.login' && toClientError(err).kind === 'unauthorized') {
+            handleUnauthorized(token)
+          }
           observer.error(err)
         },
         complete: () => {

@@ -7,9 +7,9 @@ import { useId, useState } from 'react'
 import { NotAllowed } from '../admins/NotAllowed.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Card, inputStyles, Spinner } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 import { Pagination } from '../videos/Pagination.tsx'
 
@@ -17,7 +17,7 @@ const NOT_ALLOWED = 'Only a super admin can see the activity log.'
 const kindLabel = (kind: string) => activityKinds[kind as ActivityKind] ?? kind
 
 export function ActivityPage() {
-  const role = authStore.use((s) => s.user?.role)
+  const role = useAuthStore((s) => s.user?.role)
   if (role !== 'super_admin') return <NotAllowed message={NOT_ALLOWED} />
   return <ActivityScreen />
 }
@@ -39,7 +39,7 @@ function ActivityScreen() {
   const personId = useId()
   const kindId = useId()
 
-  if (list.isError && readError(list.error).status === 403)
+  if (list.isError && toClientError(list.error).kind === 'forbidden')
     return <NotAllowed message={NOT_ALLOWED} />
 
   const filter = (set: (value: string) => void) => (e: React.ChangeEvent<HTMLSelectElement>) => {
@@ -57,7 +57,7 @@ function ActivityScreen() {
   } else if (list.isError) {
     body = (
       <p role="alert" className="p-6 text-center text-red-600 dark:text-red-400">
-        {readError(list.error).message || 'Something went wrong'}
+        {toClientError(list.error).message || 'Something went wrong'}
       </p>
     )
   } else if (list.data.entries.length === 0) {

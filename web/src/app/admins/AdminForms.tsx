@@ -1,12 +1,19 @@
 // Create and edit forms for an admin account (SPEC §5 "Create admin", "Edit admin").
 import { zodResolver } from '@hookform/resolvers/zod'
 import { createAdminFormSchema, updateAdminFormSchema } from '@shared/index.ts'
-import { type FieldPath, type FieldValues, type UseFormSetError, useForm } from 'react-hook-form'
+import {
+  type FieldPath,
+  type FieldValues,
+  type UseFormReturn,
+  type UseFormSetError,
+  useForm,
+} from 'react-hook-form'
 import type { z } from 'zod'
 import type { Admin } from '../../api.ts'
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx'
 import { TextField } from '../components/TextField.tsx'
 import { Button } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 
 /** 409 and 400-with-field answers land on that field and in a toast (SPEC §8 Admins). */
@@ -16,9 +23,9 @@ export function showAdminError<T extends FieldValues>(
   fields: readonly string[],
   fallback: string,
 ) {
-  const e = readError(err)
+  const e = toClientError(err)
   const message = e.message || fallback
-  if (e.field && fields.includes(e.field) && (e.status === 409 || e.status === 400)) {
+  if (e.field && fields.includes(e.field) && (e.kind === 'conflict' || e.kind === 'invalid')) {
     setError(e.field as FieldPath<T>, { message })
   }
   notify.error(message)
@@ -30,66 +37,6 @@ export interface CreateAdminValues {
   password: string
 }
 
-export function CreateAdminForm({
-  onSubmit,
-  onCancel,
-}: {
-  onSubmit: (values: CreateAdminValues, setError: UseFormSetError<CreateFields>) => Promise<void>
-  onCancel: () => void
-}) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(createAdminFormSchema),
-    defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
-  })
-  const submit = handleSubmit(({ username, email, password }) =>
-    onSubmit({ username, email, password }, setError),
-  )
-  return (
-    <form onSubmit={submit} noValidate className="space-y-4 p-5">
-      <TextField
-        label="Username"
-        autoComplete="off"
-        data-autofocus
-        error={errors.username?.message}
-        {...register('username')}
-      />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="off"
-        error={errors.email?.message}
-        {...register('email')}
-      />
-      <TextField
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.password?.message}
-        {...register('password')}
-      />
-      <TextField
-        label="Confirm Password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register('confirmPassword')}
-      />
-      <div className="flex justify-end gap-3 pt-2">
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Creating...' : 'Create Admin'}
-        </Button>
-      </div>
-    </form>
-  )
-}
 export type CreateFields = z.input<typeof createAdminFormSchema>
 export type EditFields = z.input<typeof updateAdminFormSchema>
 
@@ -97,6 +44,71 @@ export interface EditAdminValues {
   username?: string
   email?: string
   password?: string
+}
+
+/** What both forms ask: username, email, a password and its confirmation, then the buttons. */
+function AdminFields<T extends FieldValues>({
+  form,
+  passwordLabels,
+  passwordHint,
+  submitLabel,
+  busyLabel,
+  onCancel,
+}: {
+  form: Pick<UseFormReturn<T>, 'register' | 'getFieldState' | 'formState'>
+  passwordLabels: { password: string; confirm: string }
+  passwordHint?: string
+  submitLabel: string
+  busyLabel: string
+  onCancel: () => void
+}) {
+  const { register, getFieldState, formState } = form
+  const field = (name: 'username' | 'email') => ({
+    error: getFieldState(name as FieldPath<T>, formState).error?.message,
+    ...register(name as FieldPath<T>),
+  })
+  return (
+    <>
+      <TextField label="Username" autoComplete="off" data-autofocus {...field('username')} />
+      <TextField label="Email" type="email" autoComplete="off" {...field('email')} />
+      <NewPasswordFields form={form} labels={passwordLabels} hint={passwordHint} />
+      <div className="flex justify-end gap-3 pt-2">
+        <Button variant="secondary" onClick={onCancel} disabled={formState.isSubmitting}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? busyLabel : submitLabel}
+        </Button>
+      </div>
+    </>
+  )
+}
+
+export function CreateAdminForm({
+  onSubmit,
+  onCancel,
+}: {
+  onSubmit: (values: CreateAdminValues, setError: UseFormSetError<CreateFields>) => Promise<void>
+  onCancel: () => void
+}) {
+  const form = useForm({
+    resolver: zodResolver(createAdminFormSchema),
+    defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
+  })
+  const submit = form.handleSubmit(({ username, email, password }) =>
+    onSubmit({ username, email, password }, form.setError),
+  )
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4 p-5">
+      <AdminFields
+        form={form}
+        passwordLabels={{ password: 'Password', confirm: 'Confirm Password' }}
+        submitLabel="Create Admin"
+        busyLabel="Creating..."
+        onCancel={onCancel}
+      />
+    </form>
+  )
 }
 
 export function EditAdminForm({
@@ -108,12 +120,7 @@ export function EditAdminForm({
   onSubmit: (values: EditAdminValues, setError: UseFormSetError<EditFields>) => Promise<void>
   onCancel: () => void
 }) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(updateAdminFormSchema),
     defaultValues: {
       username: admin.username,
@@ -123,52 +130,23 @@ export function EditAdminForm({
     },
   })
   // Only non-empty fields are sent (the schema turns blanks into undefined).
-  const submit = handleSubmit(({ username, email, password }) => {
+  const submit = form.handleSubmit(({ username, email, password }) => {
     const values: EditAdminValues = {}
     if (username) values.username = username
     if (email) values.email = email
     if (password) values.password = password
-    return onSubmit(values, setError)
+    return onSubmit(values, form.setError)
   })
   return (
     <form onSubmit={submit} noValidate className="space-y-4 p-5">
-      <TextField
-        label="Username"
-        autoComplete="off"
-        data-autofocus
-        error={errors.username?.message}
-        {...register('username')}
+      <AdminFields
+        form={form}
+        passwordLabels={{ password: 'New Password', confirm: 'Confirm New Password' }}
+        passwordHint="Leave blank to keep the current password."
+        submitLabel="Update Admin"
+        busyLabel="Updating..."
+        onCancel={onCancel}
       />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="off"
-        error={errors.email?.message}
-        {...register('email')}
-      />
-      <TextField
-        label="New Password"
-        type="password"
-        autoComplete="new-password"
-        hint="Leave blank to keep the current password."
-        error={errors.password?.message}
-        {...register('password')}
-      />
-      <TextField
-        label="Confirm New Password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register('confirmPassword')}
-      />
-      <div className="flex justify-end gap-3 pt-2">
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Updating...' : 'Update Admin'}
-        </Button>
-      </div>
     </form>
   )
 }

@@ -4,9 +4,9 @@ import type { Admin } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, Card, Icons, Spinner } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 import { CreateAdminForm, EditAdminForm, showAdminError } from './AdminForms.tsx'
 import { NotAllowed } from './NotAllowed.tsx'
@@ -17,7 +17,7 @@ const FIELDS = ['username', 'email', 'password'] as const
 type Modal = { kind: 'create' } | { kind: 'edit'; admin: Admin } | { kind: 'delete'; admin: Admin }
 
 export function AdminsPage() {
-  const role = authStore.use((s) => s.user?.role)
+  const role = useAuthStore((s) => s.user?.role)
   if (role !== 'super_admin') return <NotAllowed />
   return <AdminsScreen />
 }
@@ -60,7 +60,7 @@ function AdminsScreen() {
 
   const close = () => setModal(null)
 
-  if (admins.isError && readError(admins.error).status === 403) return <NotAllowed />
+  if (admins.isError && toClientError(admins.error).kind === 'forbidden') return <NotAllowed />
 
   let body: React.ReactNode
   if (admins.isPending) {
@@ -72,7 +72,7 @@ function AdminsScreen() {
   } else if (admins.isError) {
     body = (
       <p role="alert" className="p-6 text-center text-red-600 dark:text-red-400">
-        {readError(admins.error).message || 'Something went wrong'}
+        {toClientError(admins.error).message || 'Something went wrong'}
       </p>
     )
   } else {
@@ -94,7 +94,7 @@ function AdminsScreen() {
       await utils.admins.list.invalidate()
       close()
     } catch (err) {
-      notify.error(readError(err).message || 'Failed to delete admin')
+      notify.error(toClientError(err).message || 'Failed to delete admin')
     } finally {
       setDeleting(false)
     }

@@ -4,11 +4,11 @@ import { msg, resetPasswordFormSchema } from '@shared/index.ts'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
-import { TextField } from '../components/TextField.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
 import { AuthShell, authButtonClass, authLinkClass } from './AuthShell.tsx'
+import { NewPasswordFields } from './NewPasswordFields.tsx'
 
 /** No token in the link: say so and go to the forgot-password screen. */
 export function MissingResetToken() {
@@ -29,14 +29,14 @@ export function ResetPasswordPage() {
 function ResetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate()
   const reset = trpc.auth.resetPassword.useMutation()
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { password: '', confirmPassword: '' },
   })
+  const {
+    handleSubmit,
+    formState: { isSubmitting },
+  } = form
 
   const onSubmit = handleSubmit(async ({ password }) => {
     try {
@@ -44,9 +44,9 @@ function ResetPasswordForm({ token }: { token: string }) {
       notify.success('Password reset successful! Please sign in with your new password.')
       await navigate({ to: '/auth/signin', replace: true })
     } catch (err) {
-      const e = readError(err)
+      const e = toClientError(err)
       notify.error(
-        e.status === 400 ? msg.invalidResetLink : e.message || 'Failed to reset password',
+        e.kind === 'invalid' ? msg.invalidResetLink : e.message || 'Failed to reset password',
       )
     }
   })
@@ -54,19 +54,9 @@ function ResetPasswordForm({ token }: { token: string }) {
   return (
     <AuthShell title="Set New Password">
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <TextField
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <TextField
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
+        <NewPasswordFields
+          form={form}
+          labels={{ password: 'New Password', confirm: 'Confirm Password' }}
         />
         <button type="submit" className={authButtonClass} disabled={isSubmitting}>
           {isSubmitting ? 'Resetting...' : 'Reset Password'}

@@ -5,7 +5,7 @@ import { loginSchema } from '@shared/index.ts'
 import { Link, useRouter, useSearch } from '@tanstack/react-router'
 import { useForm } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { signIn } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
@@ -13,9 +13,9 @@ import { AuthShell, authButtonClass, authLinkClass } from './AuthShell.tsx'
 import { safeRedirect } from './redirect.ts'
 
 export function signInErrorMessage(err: unknown): string {
-  const e = readError(err)
-  if (e.status === 401) return 'Invalid credentials'
-  if (e.status === 404) return 'Service not available'
+  const e = toClientError(err)
+  if (e.kind === 'unauthorized') return 'Invalid credentials'
+  if (e.kind === 'not-found') return 'Service not available'
   return e.message || 'Login failed'
 }
 

@@ -3,25 +3,25 @@
 import { Outlet } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { buttonStyles, Icons } from '../components/ui.tsx'
-import { authStore } from '../stores/auth.ts'
-import { chromeStore, setSidebarExpanded, sidebarStore } from '../stores/ui.ts'
+import { useAuthStore } from '../stores/auth.ts'
+import { setSidebarExpanded, useChromeStore, useSidebarStore } from '../stores/ui.ts'
 import { trpc } from '../trpc.ts'
 import { Sidebar } from './Sidebar.tsx'
 import { ThemeToggle } from './ThemeToggle.tsx'
 import { UserMenu } from './UserMenu.tsx'
 
 export function DashboardLayout() {
-  const editing = chromeStore.use((s) => s.editModalOpen)
-  const expanded = sidebarStore.use((s) => s.expanded)
-  const mobileOpen = sidebarStore.use((s) => s.mobileOpen)
+  const editing = useChromeStore((s) => s.editModalOpen)
+  const expanded = useSidebarStore((s) => s.expanded)
+  const mobileOpen = useSidebarStore((s) => s.mobileOpen)
   const toggleRef = useRef<HTMLButtonElement>(null)
   const me = trpc.auth.me.useQuery(undefined, { staleTime: 5 * 60 * 1000, retry: false })
 
   useEffect(() => {
     const fresh = me.data
-    const { user, token } = authStore.get()
+    const { user, token } = useAuthStore.getState()
     if (!fresh || !token) return
-    if (JSON.stringify(fresh) !== JSON.stringify(user)) authStore.set({ user: fresh })
+    if (JSON.stringify(fresh) !== JSON.stringify(user)) useAuthStore.setState({ user: fresh })
   }, [me.data])
 
   return (
@@ -43,7 +43,7 @@ export function DashboardLayout() {
               aria-label="Open navigation"
               aria-controls="dashboard-sidebar"
               aria-expanded={mobileOpen}
-              onClick={() => sidebarStore.set({ mobileOpen: !mobileOpen })}
+              onClick={() => useSidebarStore.setState({ mobileOpen: !mobileOpen })}
             >
               <Icons.menu />
             </button>

@@ -7,8 +7,8 @@ import { Icons } from '../components/ui.tsx'
 import { useDismiss } from '../lib/use-dismiss.ts'
 import { SMALL_SCREEN, useMediaQuery } from '../lib/use-media-query.ts'
 import { SiteIcons } from '../site/icons.tsx'
-import { authStore } from '../stores/auth.ts'
-import { sidebarStore } from '../stores/ui.ts'
+import { useAuthStore } from '../stores/auth.ts'
+import { useSidebarStore } from '../stores/ui.ts'
 
 const links = [
   { to: '/dashboard', label: 'Dashboard', icon: Icons.home, exact: true },
@@ -24,12 +24,12 @@ const superAdminLinks = [
 ] as const
 
 export function Sidebar({ toggleRef }: { toggleRef: RefObject<HTMLButtonElement | null> }) {
-  const role = authStore.use((s) => s.user?.role)
-  const expanded = sidebarStore.use((s) => s.expanded)
-  const mobileOpen = sidebarStore.use((s) => s.mobileOpen)
+  const role = useAuthStore((s) => s.user?.role)
+  const expanded = useSidebarStore((s) => s.expanded)
+  const mobileOpen = useSidebarStore((s) => s.mobileOpen)
   const panel = useRef<HTMLElement>(null)
   const small = useMediaQuery(SMALL_SCREEN)
-  const close = () => sidebarStore.set({ mobileOpen: false })
+  const close = () => useSidebarStore.setState({ mobileOpen: false })
 
   useDismiss(mobileOpen, [panel, toggleRef], (reason) => {
     close()

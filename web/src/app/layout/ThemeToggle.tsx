@@ -1,9 +1,9 @@
 // Light/dark switch, kept in 'theme-storage'.
 import { buttonStyles, Icons } from '../components/ui.tsx'
-import { themeStore, toggleTheme } from '../stores/ui.ts'
+import { toggleTheme, useThemeStore } from '../stores/ui.ts'
 
 export function ThemeToggle() {
-  const isDarkMode = themeStore.use((s) => s.isDarkMode)
+  const isDarkMode = useThemeStore((s) => s.isDarkMode)
   return (
     <button
       type="button"

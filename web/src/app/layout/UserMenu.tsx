@@ -5,11 +5,11 @@ import { useId, useRef, useState } from 'react'
 import { Icons } from '../components/ui.tsx'
 import { endSession } from '../lib/session.ts'
 import { useDismiss } from '../lib/use-dismiss.ts'
-import { authStore, clearAuth } from '../stores/auth.ts'
+import { clearAuth, useAuthStore } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 
 export function UserMenu() {
-  const user = authStore.use((s) => s.user)
+  const user = useAuthStore((s) => s.user)
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
   const menu = useRef<HTMLDivElement>(null)
@@ -28,7 +28,7 @@ export function UserMenu() {
   // ends it after the calls already on their way have answered, so none of them meets a 401.
   const onLogOut = async () => {
     setOpen(false)
-    const { token } = authStore.get()
+    const { token } = useAuthStore.getState()
     await navigate({ to: '/' })
     await queryClient.cancelQueries()
     queryClient.clear()

@@ -3,7 +3,7 @@
 // session still signed in. Calls of a session the user has already ended are told apart by
 // their token, and signing out waits for them before it ends the session on the server, so none
 // of them meets a 401.
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
 
 // Who handles "the session is gone": set once by mount.tsx (it owns the router and the cache).
 let handler: () => void = () => {}
@@ -14,7 +14,7 @@ export function setUnauthorizedHandler(next: () => void) {
 
 /** A call made with `sentWith` was refused with 401: handled only if that is still our session. */
 export function handleUnauthorized(sentWith: string | null) {
-  const { token } = authStore.get()
+  const { token } = useAuthStore.getState()
   if (sentWith && sentWith === token) handler()
 }
 

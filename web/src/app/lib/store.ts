@@ -1,74 +1,54 @@
-// A tiny external store with optional localStorage persistence in the `{ state, version }` shape,
-// so web/public/theme.js can read 'theme-storage' before React starts.
-import { useSyncExternalStore } from 'react'
+// What the browser keeps of the dashboard's stores (SPEC §3 keys), with zustand's `persist`:
+// `{"state":{…},"version":0}` under the key, the format web/public/theme.js reads before first
+// paint. Storage that is full or blocked never breaks the page: the in-memory state still works.
+import type { StoreApi } from 'zustand'
+import { createJSONStorage, type StateStorage } from 'zustand/middleware'
 
-export interface Store<T> {
-  get(): T
-  set(next: Partial<T> | ((state: T) => Partial<T>)): void
-  subscribe(listener: () => void): () => void
-  /** Subscribe a component to a slice; the selector must return a stable value (not a new object). */
-  use<U>(selector: (state: T) => U): U
-}
-
-interface PersistOptions<T> {
-  key: string
-  /** Which fields are written to storage (default: all). */
-  pick?: (state: T) => Partial<T>
-}
-
-function readPersisted<T>(key: string): Partial<T> {
-  try {
-    const raw = localStorage.getItem(key)
-    if (!raw) return {}
-    const parsed = JSON.parse(raw) as { state?: Partial<T> }
-    return parsed && typeof parsed.state === 'object' && parsed.state ? parsed.state : {}
-  } catch {
-    return {}
-  }
-}
-
-export function createStore<T extends object>(initial: T, persist?: PersistOptions<T>): Store<T> {
-  let state: T = persist ? { ...initial, ...readPersisted<T>(persist.key) } : initial
-  const listeners = new Set<() => void>()
-  const emit = () => {
-    for (const listener of listeners) listener()
-  }
-
-  const write = () => {
-    if (!persist) return
+/** localStorage, or nothing where it is missing or refuses (private modes, quota, tests). */
+export const safeLocalStorage: StateStorage = {
+  getItem(name) {
     try {
-      const picked = persist.pick ? persist.pick(state) : state
-      localStorage.setItem(persist.key, JSON.stringify({ state: picked, version: 0 }))
+      return localStorage.getItem(name)
     } catch {
-      // Storage full or blocked: the in-memory state still works.
+      return null
     }
-  }
+  },
+  setItem(name, value) {
+    try {
+      localStorage.setItem(name, value)
+    } catch {
+      // Not kept; still works for this visit.
+    }
+  },
+  removeItem(name) {
+    try {
+      localStorage.removeItem(name)
+    } catch {
+      // As above.
+    }
+  },
+}
 
-  if (persist && typeof window !== 'undefined') {
-    // Another tab changed the same key (e.g. signed out there): follow it.
-    window.addEventListener('storage', (event) => {
-      if (event.key !== persist.key) return
-      state = { ...initial, ...readPersisted<T>(persist.key) }
-      emit()
-    })
-  }
+/** The JSON storage every persisted store uses. */
+export const browserStorage = <T>() => createJSONStorage<T>(() => safeLocalStorage)
 
-  const store: Store<T> = {
-    get: () => state,
-    set(next) {
-      const patch = typeof next === 'function' ? next(state) : next
-      state = { ...state, ...patch }
-      write()
-      emit()
-    },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    use(selector) {
-      // biome-ignore lint/correctness/useHookAtTopLevel: `use` is itself a hook, called from components
-      return useSyncExternalStore(store.subscribe, () => selector(state))
-    },
+interface PersistedStore {
+  persist: {
+    rehydrate: () => Promise<void> | void
+    getOptions: () => { name?: string }
   }
-  return store
+}
+
+/**
+ * Another tab changed the same key (e.g. signed out there): follow it. A removed key brings the
+ * store back to its initial state, as a fresh start would.
+ */
+export function followOtherTabs<T>(store: StoreApi<T> & PersistedStore) {
+  if (typeof window === 'undefined') return
+  const name = store.persist.getOptions().name
+  window.addEventListener('storage', (event) => {
+    if (event.key !== name) return
+    if (event.newValue === null) store.setState(store.getInitialState(), true)
+    else void store.persist.rehydrate()
+  })
 }

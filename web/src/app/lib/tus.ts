@@ -3,7 +3,8 @@
 // together, and whether the connection is lost (the upload then waits and resumes by itself).
 
 import type { FileKind } from '@shared/index.ts'
-import { defaultOptions, type PreviousUpload, Upload } from 'tus-js-client'
+import { type DetailedError, defaultOptions, type PreviousUpload, Upload } from 'tus-js-client'
+import { RequestError } from './errors.ts'
 
 export const CHUNK_SIZE = 50 * 1024 * 1024
 const ENDPOINT = '/uploads/'
@@ -16,16 +17,6 @@ const RETRY_DELAYS = [
 ]
 /** No byte moved for this long while uploading: the connection is as good as lost. */
 export const STALL_MS = 10_000
-
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message)
-    this.name = 'UploadError'
-  }
-}
 
 /**
  * Whose uploads these are, so that resuming finds only its own: the admin's id and what the
@@ -87,9 +78,22 @@ const tusHeaders = (token: string | null): Record<string, string> => ({
   ...(token ? { Authorization: `Bearer ${token}` } : {}),
 })
 
-function readStatus(err: Error): number | undefined {
-  const response = (err as { originalResponse?: { getStatus(): number } | null }).originalResponse
-  return response ? response.getStatus() : undefined
+/** Refusals that are about the file itself (its type, size or emptiness): its field is at fault. */
+const FILE_REFUSALS = new Set([400, 413, 415])
+
+/**
+ * A failed upload as the client error vocabulary reads it (lib/errors.ts): the server's status,
+ * its one-line reason (the form's message for sizes and types) and the file's field.
+ */
+function uploadError(err: Error | DetailedError, kind: FileKind): RequestError {
+  const response = 'originalResponse' in err ? err.originalResponse : null
+  const status = response?.getStatus() ?? 0
+  const reason = response?.getBody()?.trim()
+  return new RequestError(
+    status && reason ? reason : err.message,
+    status,
+    FILE_REFUSALS.has(status) ? kind : undefined,
+  )
 }
 
 interface OneUpload {
@@ -131,11 +135,11 @@ function uploadOne(
         if (retry && (status === 0 || status >= 500)) on.connectionLost()
         return retry
       },
-      onError: (err) => reject(new UploadError(err.message, readStatus(err))),
+      onError: (err) => reject(uploadError(err, kind)),
       onSuccess: () => {
         const id = tus.url?.split('/').filter(Boolean).pop()
         if (id) resolve(id)
-        else reject(new UploadError('The upload has no id'))
+        else reject(new RequestError('The upload has no id', 0))
       },
     })
     upload = tus
@@ -275,7 +279,7 @@ export async function uploadFiles(
         ),
       ),
     )
-    if (signal?.aborted) throw new UploadError('Upload cancelled')
+    if (signal?.aborted) throw new RequestError('Upload cancelled', 0)
     return Object.fromEntries(entries.map(([kind], i) => [kind, ids[i]]))
   } finally {
     clearInterval(stallTimer)

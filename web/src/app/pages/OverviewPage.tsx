@@ -4,10 +4,12 @@ import type { ReactNode } from 'react'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Card, Icons } from '../components/ui.tsx'
 import { abbreviateCount } from '../lib/format.ts'
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
+import { STALE_AFTER_MS } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
 
-export const STATS_STALE_MS = 5 * 60 * 1000
+/** SPEC §9: the stats are fresh for 5 minutes (the video cache's staleness). */
+export const STATS_STALE_MS = STALE_AFTER_MS
 
 /** A summary tile: a title and a value. */
 export function StatTile({
@@ -35,7 +37,7 @@ export function StatTile({
 }
 
 export function OverviewPage() {
-  const username = authStore.use((s) => s.user?.username ?? '')
+  const username = useAuthStore((s) => s.user?.username ?? '')
   const stats = trpc.videos.stats.useQuery(undefined, {
     staleTime: STATS_STALE_MS,
     retry: 2,

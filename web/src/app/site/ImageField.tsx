@@ -4,6 +4,7 @@
 import type { ImagePurpose, SiteImage } from '@shared/site.ts'
 import { useId, useRef, useState } from 'react'
 import { buttonStyles, FieldError, Spinner } from '../components/ui.tsx'
+import { toClientError } from '../lib/errors.ts'
 import { SiteIcons } from './icons.tsx'
 import { acceptFor, imageFileError, uploadSiteImage } from './upload.ts'
 
@@ -45,7 +46,7 @@ export function ImageField(props: Props) {
     try {
       onUploaded(await uploadSiteImage(purpose, file))
     } catch (err) {
-      setUploadError(err instanceof Error ? err.message : 'Failed to upload the image')
+      setUploadError(toClientError(err).message || 'Failed to upload the image')
     } finally {
       setBusy(false)
       onBusyChange?.(false)

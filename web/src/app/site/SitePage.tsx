@@ -19,7 +19,7 @@ import { Dialog } from '../components/Dialog.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { TextField } from '../components/TextField.tsx'
 import { Button, buttonStyles, Spinner } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
@@ -44,7 +44,7 @@ export function SitePage() {
   } else if (site.isError) {
     body = (
       <p role="alert" className="p-6 text-center text-red-600 dark:text-red-400">
-        {readError(site.error).message || 'Something went wrong'}
+        {toClientError(site.error).message || 'Something went wrong'}
       </p>
     )
   } else {
@@ -95,8 +95,8 @@ function SiteEditor({ state }: { state: SiteState }) {
   }
 
   function failed(err: unknown, fallback: string) {
-    const e = readError(err)
-    if (e.status === 409) setStale(true)
+    const e = toClientError(err)
+    if (e.kind === 'conflict') setStale(true)
     notify.error(e.message || fallback)
   }
 

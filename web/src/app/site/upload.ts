@@ -1,14 +1,17 @@
 // Sends a site image to POST /api/site/images (a file is a body of bytes, not a tRPC call) with
 // the session's token, and reads the converted image or the server's message.
+import { imageTypes } from '@shared/index.ts'
 import type { ImagePurpose, SiteImage } from '@shared/site.ts'
 import { imageMsg, siteImageLimits } from '@shared/site.ts'
+import { RequestError } from '../lib/errors.ts'
 import { handleUnauthorized, trackCall } from '../lib/session.ts'
-import { authStore } from '../stores/auth.ts'
+import { useAuthStore } from '../stores/auth.ts'
 
-const accepted: Record<ImagePurpose, string[]> = {
-  heroWide: ['image/jpeg', 'image/png', 'image/webp'],
-  heroMobile: ['image/jpeg', 'image/png', 'image/webp'],
-  logo: ['image/jpeg', 'image/png', 'image/webp', 'image/svg+xml'],
+// The video form's image types (the shared file rules), and SVG for logos.
+const accepted: Record<ImagePurpose, readonly string[]> = {
+  heroWide: imageTypes,
+  heroMobile: imageTypes,
+  logo: [...imageTypes, 'image/svg+xml'],
 }
 
 /** The file input's `accept` for a purpose. */
@@ -23,17 +26,8 @@ export function imageFileError(purpose: ImagePurpose, file: File): string | null
   return null
 }
 
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message)
-  }
-}
-
 export async function uploadSiteImage(purpose: ImagePurpose, file: File): Promise<SiteImage> {
-  const { token } = authStore.get()
+  const { token } = useAuthStore.getState()
   const done = trackCall(token)
   try {
     const res = await fetch(`/api/site/images?purpose=${purpose}`, {
@@ -44,10 +38,11 @@ export async function uploadSiteImage(purpose: ImagePurpose, file: File): Promis
     const body = (await res.json().catch(() => null)) as {
       data?: { image?: SiteImage }
       message?: string
+      field?: string
     } | null
     if (res.status === 401) handleUnauthorized(token)
     if (!res.ok || !body?.data?.image) {
-      throw new UploadError(body?.message ?? 'Failed to upload the image', res.status)
+      throw new RequestError(body?.message ?? '', res.status, body?.field)
     }
     return body.data.image
   } finally {

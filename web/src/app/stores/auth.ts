@@ -1,23 +1,29 @@
 // Auth state persisted as 'auth-storage' (SPEC §3): authenticated means both user and token exist.
+import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
 import type { User } from '../../api.ts'
-import { createStore } from '../lib/store.ts'
+import { browserStorage, followOtherTabs } from '../lib/store.ts'
 
 interface AuthState {
   user: User | null
   token: string | null
 }
 
-export const authStore = createStore<AuthState>(
-  { user: null, token: null },
-  { key: 'auth-storage' },
+export const useAuthStore = create<AuthState>()(
+  persist((): AuthState => ({ user: null, token: null }), {
+    name: 'auth-storage',
+    storage: browserStorage(),
+  }),
 )
+followOtherTabs(useAuthStore)
 
-export const isAuthenticated = (s: AuthState = authStore.get()) => Boolean(s.user && s.token)
+export const isAuthenticated = (s: AuthState = useAuthStore.getState()) =>
+  Boolean(s.user && s.token)
 
 export function signIn(user: User, token: string) {
-  authStore.set({ user, token })
+  useAuthStore.setState({ user, token })
 }
 
 export function clearAuth() {
-  authStore.set({ user: null, token: null })
+  useAuthStore.setState({ user: null, token: null })
 }

@@ -1,10 +1,21 @@
 // Browser-kept UI preferences: 'theme-storage' (isDarkMode) and 'sidebar-expanded' (SPEC §3).
-import { createStore } from '../lib/store.ts'
+import { create } from 'zustand'
+import { type PersistStorage, persist } from 'zustand/middleware'
+import { browserStorage, followOtherTabs, safeLocalStorage } from '../lib/store.ts'
 
-export const themeStore = createStore(
-  { isDarkMode: document.documentElement.classList.contains('dark') },
-  { key: 'theme-storage' },
+interface ThemeState {
+  isDarkMode: boolean
+}
+
+// Starts from what web/public/theme.js applied before first paint (the stored choice, else the
+// system's), so the first render agrees with the page.
+export const useThemeStore = create<ThemeState>()(
+  persist(() => ({ isDarkMode: document.documentElement.classList.contains('dark') }), {
+    name: 'theme-storage',
+    storage: browserStorage(),
+  }),
 )
+followOtherTabs(useThemeStore)
 
 export function applyTheme(isDarkMode: boolean) {
   document.documentElement.classList.toggle('dark', isDarkMode)
@@ -12,32 +23,42 @@ export function applyTheme(isDarkMode: boolean) {
 }
 
 export function toggleTheme() {
-  const isDarkMode = !themeStore.get().isDarkMode
-  themeStore.set({ isDarkMode })
+  const isDarkMode = !useThemeStore.getState().isDarkMode
+  useThemeStore.setState({ isDarkMode })
   applyTheme(isDarkMode)
 }
 
-const SIDEBAR_KEY = 'sidebar-expanded'
-
-function readSidebar(): boolean {
-  try {
-    return localStorage.getItem(SIDEBAR_KEY) !== 'false'
-  } catch {
-    return true
-  }
+interface SidebarState {
+  /** The kept preference. */
+  expanded: boolean
+  /** The small-screen drawer, never kept. */
+  mobileOpen: boolean
 }
 
-/** `expanded` is the kept preference; `mobileOpen` is the small-screen drawer, never kept. */
-export const sidebarStore = createStore({ expanded: readSidebar(), mobileOpen: false })
+type KeptSidebar = Pick<SidebarState, 'expanded'>
+
+/** 'sidebar-expanded' holds a bare 'true' or 'false', as it always has; absent means expanded. */
+const sidebarStorage: PersistStorage<KeptSidebar> = {
+  getItem: (name) => ({
+    state: { expanded: safeLocalStorage.getItem(name) !== 'false' },
+    version: 0,
+  }),
+  setItem: (name, { state }) => safeLocalStorage.setItem(name, String(state.expanded)),
+  removeItem: (name) => safeLocalStorage.removeItem(name),
+}
+
+export const useSidebarStore = create<SidebarState>()(
+  persist<SidebarState, [], [], KeptSidebar>(() => ({ expanded: true, mobileOpen: false }), {
+    name: 'sidebar-expanded',
+    storage: sidebarStorage,
+    partialize: ({ expanded }) => ({ expanded }),
+  }),
+)
+followOtherTabs(useSidebarStore)
 
 export function setSidebarExpanded(expanded: boolean) {
-  sidebarStore.set({ expanded })
-  try {
-    localStorage.setItem(SIDEBAR_KEY, String(expanded))
-  } catch {
-    // Not kept; still works for this visit.
-  }
+  useSidebarStore.setState({ expanded })
 }
 
 /** While the edit-video modal is open the sidebar and header are hidden (SPEC §2 Layout). */
-export const chromeStore = createStore({ editModalOpen: false })
+export const useChromeStore = create(() => ({ editModalOpen: false }))

@@ -1,38 +1,35 @@
-// The video list state persisted as 'video-store' (SPEC §3) and its transitions (SPEC §4).
-// Transitions are pure functions of the state so they can be tested without React.
+// The Manage and Upload screens' own state, persisted as 'video-store' (SPEC §3): the page, the
+// selection and the upload progress. The videos, totals and stats are server data: TanStack
+// Query owns them (the `videos.list` and `videos.stats` caches), and the transitions of SPEC §4
+// that change them are pure functions over those answers, applied with `setData`.
+// Every transition is a pure function so it can be tested without React.
 import { limits } from '@shared/index.ts'
-import type { Video } from '../../api.ts'
-import { createStore } from '../lib/store.ts'
+import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
+import type { Video, VideoPage } from '../../api.ts'
+import { browserStorage, followOtherTabs } from '../lib/store.ts'
 
 export interface VideoState {
-  videos: Video[]
-  totalVideos: number
-  totalPages: number
   currentPage: number
   pageSize: number
   selectedVideos: string[]
   isAllSelected: boolean
+  /** 0-100 while an upload is sending; this tab's work in progress, not kept across reloads. */
   uploadProgress: number
-  isLoading: boolean
-  lastFetched: number | null
-  stats: { totalVideos: number }
 }
 
-export const STALE_AFTER_MS = 5 * 60 * 1000
+type KeptVideoState = Omit<VideoState, 'uploadProgress'>
 
 export const initialVideoState: VideoState = {
-  videos: [],
-  totalVideos: 0,
-  totalPages: 1,
   currentPage: 1,
   pageSize: limits.pageSizeDefault,
   selectedVideos: [],
   isAllSelected: false,
   uploadProgress: 0,
-  isLoading: false,
-  lastFetched: null,
-  stats: { totalVideos: 0 },
 }
+
+/** The list's cache stays this long after its last use; the stats are fresh this long (SPEC §9). */
+export const STALE_AFTER_MS = 5 * 60 * 1000
 
 export const pageCount = (total: number, pageSize: number) =>
   Math.max(1, Math.ceil(Math.max(0, total) / pageSize))
@@ -41,88 +38,104 @@ export const pageCount = (total: number, pageSize: number) =>
 export const isListable = (v: Partial<Video> | null | undefined): v is Video =>
   Boolean(v?._id && v.thumbnailUrl)
 
-export const isStale = (s: Pick<VideoState, 'lastFetched'>, now = Date.now()) =>
-  s.lastFetched === null || now - s.lastFetched > STALE_AFTER_MS
+// ---- Server data: a page of the list and the stats, as the query caches hold them ----------
 
-/** A fetched page replaces the list; the current page moves back if the server has fewer pages. */
-export function receivePage(
-  s: VideoState,
-  page: { videos: Video[]; total: number; totalPages?: number },
-  now = Date.now(),
-): VideoState {
-  const videos = page.videos.filter(isListable)
-  const totalVideos = Math.max(0, page.total ?? 0)
-  const totalPages = Math.max(1, page.totalPages ?? pageCount(totalVideos, s.pageSize))
-  const ids = new Set(videos.map((v) => v._id))
-  const selectedVideos = s.selectedVideos.filter((id) => ids.has(id))
+type Page = Pick<VideoPage, 'videos' | 'total'> & { totalPages?: number }
+type Stats = { totalVideos: number }
+
+/** What a page shows: only listable videos, a total never below 0, at least one page. */
+export function shownPage<P extends Page>(page: P, pageSize: number): P & { totalPages: number } {
+  const total = Math.max(0, page.total ?? 0)
   return {
-    ...s,
-    videos,
-    totalVideos,
-    totalPages,
-    currentPage: Math.min(s.currentPage, totalPages),
-    selectedVideos,
-    isAllSelected: videos.length > 0 && selectedVideos.length === videos.length,
-    lastFetched: now,
-    stats: { totalVideos },
+    ...page,
+    videos: page.videos.filter(isListable),
+    total,
+    totalPages: Math.max(1, page.totalPages ?? pageCount(total, pageSize)),
   }
 }
 
-/** Adding puts the video first, increments the total and recomputes pages and stats. */
-export function addVideo(s: VideoState, video: Video): VideoState {
-  if (!isListable(video)) return s
-  const totalVideos = s.totalVideos + 1
+/** Adding puts the video first, increments the total and recomputes the pages. */
+export function addVideo<P extends Page>(page: P, video: Video, pageSize: number): P {
+  if (!isListable(video)) return page
+  const total = page.total + 1
   return {
-    ...s,
-    videos: [video, ...s.videos.filter((v) => v._id !== video._id)].slice(0, s.pageSize),
-    totalVideos,
-    totalPages: pageCount(totalVideos, s.pageSize),
-    isAllSelected: false,
-    stats: { totalVideos },
+    ...page,
+    videos: [video, ...page.videos.filter((v) => v._id !== video._id)].slice(0, pageSize),
+    total,
+    totalPages: pageCount(total, pageSize),
   }
 }
 
-/** Removing `count` videos: totals never below 0, pages at least 1, page moved back if beyond. */
-function removeMany(s: VideoState, ids: readonly string[], count: number): VideoState {
+/** Removing `count` videos (default: the ids given): total never below 0, at least one page. */
+export function removeVideos<P extends Page>(
+  page: P,
+  ids: readonly string[],
+  pageSize: number,
+  count = ids.length,
+): P {
   const gone = new Set(ids)
-  const totalVideos = Math.max(0, s.totalVideos - count)
-  const totalPages = pageCount(totalVideos, s.pageSize)
+  const total = Math.max(0, page.total - count)
   return {
-    ...s,
-    videos: s.videos.filter((v) => !gone.has(v._id)),
-    totalVideos,
-    totalPages,
-    currentPage: Math.min(s.currentPage, totalPages),
-    stats: { totalVideos },
+    ...page,
+    videos: page.videos.filter((v) => !gone.has(v._id)),
+    total,
+    totalPages: pageCount(total, pageSize),
   }
 }
 
-export function removeVideo(s: VideoState, id: string): VideoState {
-  const next = removeMany(s, [id], 1)
-  const selectedVideos = s.selectedVideos.filter((v) => v !== id)
-  return { ...next, selectedVideos, isAllSelected: false }
+export function replaceVideo<P extends Page>(page: P, video: Video): P {
+  return { ...page, videos: page.videos.map((v) => (v._id === video._id ? video : v)) }
 }
 
-/** Bulk delete removes `count` (default: the ids given) and clears the selection. */
-export function removeVideos(s: VideoState, ids: readonly string[], count = ids.length) {
-  return { ...removeMany(s, ids, count), selectedVideos: [], isAllSelected: false }
+/** The stats' total follows every add and removal (SPEC §4). */
+export const countVideos = (stats: Stats, change: number): Stats => ({
+  ...stats,
+  totalVideos: Math.max(0, stats.totalVideos + change),
+})
+
+// ---- This screen's state: page and selection ------------------------------------------------
+
+/** A page arrived: the current page moves back if the server has fewer pages, and only ids on it stay selected. */
+export function receivePage(s: VideoState, page: Required<Page>): VideoState {
+  const ids = new Set(page.videos.map((v) => v._id))
+  const selectedVideos = s.selectedVideos.filter((id) => ids.has(id))
+  const isAllSelected = page.videos.length > 0 && selectedVideos.length === page.videos.length
+  const currentPage = Math.min(s.currentPage, Math.max(1, page.totalPages))
+  const same =
+    selectedVideos.length === s.selectedVideos.length &&
+    isAllSelected === s.isAllSelected &&
+    currentPage === s.currentPage
+  return same ? s : { ...s, currentPage, selectedVideos, isAllSelected }
 }
 
-export function replaceVideo(s: VideoState, video: Video): VideoState {
-  return { ...s, videos: s.videos.map((v) => (v._id === video._id ? video : v)) }
+/** After a removal: the removed ids leave the selection (bulk: all of it), the page stays in range. */
+export function afterRemoval(
+  s: VideoState,
+  ids: readonly string[],
+  totalPages: number,
+  { bulk = false } = {},
+): VideoState {
+  const selectedVideos = bulk ? [] : s.selectedVideos.filter((id) => !ids.includes(id))
+  return {
+    ...s,
+    selectedVideos,
+    isAllSelected: false,
+    currentPage: Math.min(s.currentPage, Math.max(1, totalPages)),
+  }
 }
 
-export function toggleSelected(s: VideoState, id: string): VideoState {
+/** `shown`: the ids of the videos on the current page. */
+export function toggleSelected(s: VideoState, id: string, shown: readonly string[]): VideoState {
   if (s.selectedVideos.includes(id)) {
     return { ...s, selectedVideos: s.selectedVideos.filter((v) => v !== id), isAllSelected: false }
   }
   const selectedVideos = [...s.selectedVideos, id]
-  return { ...s, selectedVideos, isAllSelected: selectedVideos.length === s.videos.length }
+  return { ...s, selectedVideos, isAllSelected: selectedVideos.length === shown.length }
 }
 
 /** Select all the videos shown on the current page. */
-export function selectAll(s: VideoState): VideoState {
-  const selectedVideos = s.videos.map((v) => v._id)
+export function selectAll(s: VideoState, shown: readonly string[]): VideoState {
+  const selectedVideos = [...shown]
   return { ...s, selectedVideos, isAllSelected: selectedVideos.length > 0 }
 }
 
@@ -130,17 +143,47 @@ export function clearSelection(s: VideoState): VideoState {
   return { ...s, selectedVideos: [], isAllSelected: false }
 }
 
-export function setPage(s: VideoState, page: number): VideoState {
-  const currentPage = Math.min(Math.max(1, Math.trunc(page) || 1), s.totalPages)
+export function setPage(s: VideoState, page: number, totalPages: number): VideoState {
+  const currentPage = Math.min(Math.max(1, Math.trunc(page) || 1), Math.max(1, totalPages))
   return { ...clearSelection(s), currentPage }
 }
 
-export const videoStore = createStore<VideoState>(initialVideoState, {
-  key: 'video-store',
-  // Busy flags describe this tab's work in progress; they are not kept across reloads.
-  pick: ({ isLoading: _busy, uploadProgress: _progress, ...kept }) => kept,
-})
+export const useVideoStore = create<VideoState>()(
+  persist<VideoState, [], [], KeptVideoState>(() => initialVideoState, {
+    name: 'video-store',
+    storage: browserStorage(),
+    partialize: ({ uploadProgress: _progress, ...kept }) => kept,
+    // Only the fields kept now: a value stored by an older version (the list itself) is dropped.
+    merge: (stored, current) => {
+      const kept = (stored ?? {}) as Partial<KeptVideoState>
+      return {
+        ...current,
+        ...(typeof kept.currentPage === 'number' ? { currentPage: kept.currentPage } : {}),
+        ...(typeof kept.pageSize === 'number' ? { pageSize: kept.pageSize } : {}),
+        ...(Array.isArray(kept.selectedVideos) ? { selectedVideos: kept.selectedVideos } : {}),
+        ...(typeof kept.isAllSelected === 'boolean' ? { isAllSelected: kept.isAllSelected } : {}),
+      }
+    },
+  }),
+)
+followOtherTabs(useVideoStore)
 
-/** Apply a transition to the shared store. */
-export const updateVideos = (transition: (s: VideoState) => VideoState) =>
-  videoStore.set((s) => transition(s))
+/** Apply a transition to the shared store (one that changes nothing writes nothing). */
+export function updateVideos(transition: (s: VideoState) => VideoState) {
+  const before = useVideoStore.getState()
+  const after = transition(before)
+  if (after !== before) useVideoStore.setState(after, true)
+}
+
+/** The list query's input for the page the Manage screen shows. */
+export function currentListInput() {
+  const { currentPage, pageSize } = useVideoStore.getState()
+  return { page: currentPage, limit: pageSize }
+}
+
+/** 0-100; progress events repeat a percentage many times, and only a change is written. */
+export function setUploadProgress(uploadProgress: number) {
+  if (useVideoStore.getState().uploadProgress !== uploadProgress) {
+    useVideoStore.setState({ uploadProgress })
+  }
+}

@@ -4,13 +4,13 @@ import { useEffect, useState } from 'react'
 import type { Video } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { ProgressBar } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
-import { UploadError, uploadFiles } from '../lib/tus.ts'
-import { authStore } from '../stores/auth.ts'
-import { chromeStore } from '../stores/ui.ts'
-import { replaceVideo, updateVideos } from '../stores/video-store.ts'
+import { uploadFiles } from '../lib/tus.ts'
+import { useAuthStore } from '../stores/auth.ts'
+import { useChromeStore } from '../stores/ui.ts'
+import { currentListInput, replaceVideo } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
 import { VideoForm, type VideoFormHelpers, type VideoFormValues } from './VideoForm.tsx'
 
@@ -27,8 +27,8 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   const [progress, setProgress] = useState(0)
 
   useEffect(() => {
-    chromeStore.set({ editModalOpen: true })
-    return () => chromeStore.set({ editModalOpen: false })
+    useChromeStore.setState({ editModalOpen: true })
+    return () => useChromeStore.setState({ editModalOpen: false })
   }, [])
 
   const requestClose = () => {
@@ -46,13 +46,13 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
     const hasFiles = Object.keys(files).length > 0
     setBusy(true)
     setProgress(0)
-    const { token } = authStore.get()
+    const { token } = useAuthStore.getState()
     try {
       if (!hasFiles && title === video.title && description === (video.description ?? '')) {
         throw new NoChanges()
       }
       setProgress(25)
-      const owner = authStore.get().user?._id ?? ''
+      const owner = useAuthStore.getState().user?._id ?? ''
       const uploads = hasFiles
         ? await uploadFiles(files, { token, scope: { owner, purpose: `edit:${video._id}` } })
         : undefined
@@ -65,7 +65,7 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
       setProgress(75)
       const { video: saved } = await request
       setProgress(100)
-      updateVideos((s) => replaceVideo(s, saved))
+      utils.videos.list.setData(currentListInput(), (old) => old && replaceVideo(old, saved))
       void utils.videos.list.invalidate()
       notify.success('Video updated successfully')
       setBusy(false)
@@ -77,17 +77,16 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
         notify.message('No changes detected')
         return
       }
-      if (err instanceof UploadError && err.status === 401) {
+      // SPEC §8: a lost session says so; errors about the title (the server names the field)
+      // show at the title field; others as messages.
+      const e = toClientError(err)
+      if (e.kind === 'unauthorized') {
         handleUnauthorized(token)
-        return
-      }
-      const e = readError(err)
-      if (e.status === 401 || /login/i.test(e.message ?? '')) {
         notify.error('Please login to update videos')
         return
       }
-      if (e.field === 'title' || /title/i.test(e.message ?? '')) {
-        setTitleError(e.message ?? 'Failed to update video')
+      if (e.field === 'title') {
+        setTitleError(e.message || 'Failed to update video')
         return
       }
       notify.error(e.message || 'Failed to update video')

@@ -1,29 +1,31 @@
 // Manage Videos (SPEC §2, §4): list states, selection, single and bulk delete, edit, player,
-// pagination. The list query feeds the persisted 'video-store', which the screen renders.
+// pagination. The list query owns the videos and totals; 'video-store' the page and selection.
 
 import { msg } from '@shared/index.ts'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useLayoutEffect, useRef, useState } from 'react'
-import type { Video } from '../../api.ts'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { Video, VideoPage } from '../../api.ts'
 import { usePrefetchHls } from '../../player/use-stream.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, buttonStyles, Card, Icons, Spinner } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { useLinger } from '../lib/use-linger.ts'
 import { StatTile } from '../pages/OverviewPage.tsx'
 import {
+  afterRemoval,
   clearSelection,
+  countVideos,
   receivePage,
-  removeVideo,
   removeVideos,
   replaceVideo,
   selectAll,
   setPage,
+  shownPage,
   toggleSelected,
   updateVideos,
-  videoStore,
+  useVideoStore,
 } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
 import { DeleteDialog } from './DeleteDialog.tsx'
@@ -37,24 +39,30 @@ export const LIST_STALE_MS = 3000
 export const LIST_CACHE_MS = 5 * 60 * 1000
 const OVERLAY_TAIL_MS = 300
 
+const NO_VIDEOS: Video[] = []
+
 type Pending = { kind: 'one'; video: Video } | { kind: 'selected'; ids: string[] }
 
 export function ManagePage() {
   const utils = trpc.useUtils()
-  const page = videoStore.use((s) => s.currentPage)
-  const pageSize = videoStore.use((s) => s.pageSize)
-  const videos = videoStore.use((s) => s.videos)
-  const totalVideos = videoStore.use((s) => s.totalVideos)
-  const totalPages = videoStore.use((s) => s.totalPages)
-  const selected = videoStore.use((s) => s.selectedVideos)
-  const isAllSelected = videoStore.use((s) => s.isAllSelected)
+  const page = useVideoStore((s) => s.currentPage)
+  const pageSize = useVideoStore((s) => s.pageSize)
+  const selected = useVideoStore((s) => s.selectedVideos)
+  const isAllSelected = useVideoStore((s) => s.isAllSelected)
 
-  const list = trpc.videos.list.useQuery(
-    { page, limit: pageSize },
-    { staleTime: LIST_STALE_MS, gcTime: LIST_CACHE_MS, placeholderData: keepPreviousData },
-  )
-  const deleteOne = trpc.videos.delete.useMutation()
   const listInput = { page, limit: pageSize }
+  const showPage = useCallback((answer: VideoPage) => shownPage(answer, pageSize), [pageSize])
+  const list = trpc.videos.list.useQuery(listInput, {
+    staleTime: LIST_STALE_MS,
+    gcTime: LIST_CACHE_MS,
+    placeholderData: keepPreviousData,
+    select: showPage,
+  })
+  const videos = list.data?.videos ?? NO_VIDEOS
+  const totalVideos = list.data?.total ?? 0
+  const totalPages = list.data?.totalPages ?? 1
+  const shownIds = videos.map((v) => v._id)
+  const deleteOne = trpc.videos.delete.useMutation()
   const inProgress = anyInProgress(videos)
   useProcessingPoll(listInput, inProgress, list.isFetching)
   const [retrying, setRetrying] = useState<string[]>([])
@@ -73,13 +81,12 @@ export function ManagePage() {
   const [deleting, setDeleting] = useState(false)
   const overlay = useLinger(list.isFetching, OVERLAY_TAIL_MS)
 
-  // Before paint, so a fresh page never flashes the previous one.
-  useLayoutEffect(() => {
-    if (list.data && !list.isPlaceholderData) updateVideos((s) => receivePage(s, list.data))
-  }, [list.data, list.isPlaceholderData])
-  useLayoutEffect(() => {
-    videoStore.set({ isLoading: list.isFetching })
-  }, [list.isFetching])
+  // A fresh page (not the previous one kept while loading) keeps the page number in range and
+  // only its own videos selected.
+  const fresh = list.data && !list.isPlaceholderData ? list.data : undefined
+  useEffect(() => {
+    if (fresh) updateVideos((s) => receivePage(s, fresh))
+  }, [fresh])
 
   const refresh = () =>
     Promise.all([utils.videos.list.invalidate(), utils.videos.stats.invalidate()])
@@ -88,13 +95,22 @@ export function ManagePage() {
     setRetrying((ids) => [...ids, video._id])
     try {
       const { video: queued } = await retryOne.mutateAsync({ id: video._id })
-      updateVideos((s) => replaceVideo(s, queued))
+      utils.videos.list.setData(listInput, (old) => old && replaceVideo(old, queued))
       notify.success('Video queued for processing')
     } catch (err) {
-      notify.error(readError(err).message || 'Failed to retry processing')
+      notify.error(toClientError(err).message || 'Failed to retry processing')
     }
     await refresh().catch(() => undefined)
     setRetrying((ids) => ids.filter((id) => id !== video._id))
+  }
+
+  /** SPEC §4: totals and pages follow a removal at once, the page moves back if beyond the last. */
+  const removeFromCaches = (ids: string[], count = ids.length, options?: { bulk: boolean }) => {
+    const before = utils.videos.list.getData(listInput)
+    const after = before && removeVideos(before, ids, pageSize, count)
+    if (after) utils.videos.list.setData(listInput, after)
+    utils.videos.stats.setData(undefined, (old) => old && countVideos(old, -count))
+    updateVideos((s) => afterRemoval(s, ids, after?.totalPages ?? totalPages, options))
   }
 
   const confirmDelete = async () => {
@@ -102,18 +118,20 @@ export function ManagePage() {
     setDeleting(true)
     if (pending.kind === 'one') {
       // The list changes first; a failure brings the truth back from the server.
-      updateVideos((s) => removeVideo(s, pending.video._id))
+      removeFromCaches([pending.video._id])
       try {
         await deleteOne.mutateAsync({ id: pending.video._id })
         notify.success('Video deleted successfully')
       } catch (err) {
-        notify.error(readError(err).status === 404 ? msg.videoNotFound : 'Failed to delete video')
+        notify.error(
+          toClientError(err).kind === 'not-found' ? msg.videoNotFound : 'Failed to delete video',
+        )
       }
     } else {
       if (pending.ids.length === 0) return
       try {
         const { deleted } = await deleteMany.mutateAsync({ ids: pending.ids })
-        updateVideos((s) => removeVideos(s, pending.ids, deleted ?? pending.ids.length))
+        removeFromCaches(pending.ids, deleted ?? pending.ids.length, { bulk: true })
         notify.success('Selected videos deleted successfully')
       } catch {
         notify.error('Failed to delete selected videos')
@@ -147,7 +165,7 @@ export function ManagePage() {
               Error Loading Videos
             </h2>
             <p className="mt-1 text-zinc-600 dark:text-zinc-300">
-              {readError(list.error).message || 'Something went wrong'}
+              {toClientError(list.error).message || 'Something went wrong'}
             </p>
           </div>
           <Button variant="secondary" className="mt-4" onClick={() => void list.refetch()}>
@@ -178,7 +196,11 @@ export function ManagePage() {
               <div className="flex flex-wrap gap-2">
                 <Button
                   variant="secondary"
-                  onClick={() => updateVideos(isAllSelected ? clearSelection : selectAll)}
+                  onClick={() =>
+                    updateVideos((s) =>
+                      isAllSelected ? clearSelection(s) : selectAll(s, shownIds),
+                    )
+                  }
                 >
                   {isAllSelected ? 'Deselect All' : 'Select All'}
                 </Button>
@@ -201,7 +223,7 @@ export function ManagePage() {
                 videos={videos}
                 offset={(page - 1) * pageSize}
                 selected={selected}
-                onToggle={(id) => updateVideos((s) => toggleSelected(s, id))}
+                onToggle={(id) => updateVideos((s) => toggleSelected(s, id, shownIds))}
                 onPlay={setPlaying}
                 onEdit={setEditing}
                 onDelete={(video) => setPending({ kind: 'one', video })}
@@ -221,7 +243,7 @@ export function ManagePage() {
               <Pagination
                 page={page}
                 totalPages={totalPages}
-                onChange={(next) => updateVideos((s) => setPage(s, next))}
+                onChange={(next) => updateVideos((s) => setPage(s, next, totalPages))}
               />
             </div>
           </Card>

@@ -2,12 +2,12 @@
 // time left, a lost connection), then videos.create. Uploads this browser left unfinished are
 // offered again and continue from the server's offset when the same files are picked.
 
-import { type FileKind, msg } from '@shared/index.ts'
+import type { FileKind } from '@shared/index.ts'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Card } from '../components/ui.tsx'
-import { readError } from '../lib/errors.ts'
+import { RequestError, toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
 import { createRateMeter } from '../lib/transfer-rate.ts'
@@ -16,12 +16,11 @@ import {
   findUnfinishedUploads,
   fingerprintOf,
   type UnfinishedUpload,
-  UploadError,
   type UploadScope,
   uploadFiles,
 } from '../lib/tus.ts'
-import { authStore } from '../stores/auth.ts'
-import { addVideo, updateVideos, videoStore } from '../stores/video-store.ts'
+import { useAuthStore } from '../stores/auth.ts'
+import { addVideo, countVideos, setUploadProgress, useVideoStore } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
 import { percentOf, UnfinishedUploads } from './UnfinishedUploads.tsx'
 import { UploadProgress, type UploadStatus } from './UploadProgress.tsx'
@@ -62,7 +61,6 @@ const idle: UploadStatus = {
   phase: 'uploading',
   sent: 0,
   total: 0,
-  percent: 0,
   rate: null,
   secondsLeft: null,
   paused: false,
@@ -72,7 +70,7 @@ export function UploadPage() {
   const navigate = useNavigate()
   const utils = trpc.useUtils()
   const create = trpc.videos.create.useMutation()
-  const owner = authStore.use((s) => s.user?._id ?? '')
+  const owner = useAuthStore((s) => s.user?._id ?? '')
   const scope = useMemo<UploadScope>(() => ({ owner, purpose: 'create' }), [owner])
   const [busy, setBusy] = useState(false)
   const [status, setStatus] = useState<UploadStatus>(idle)
@@ -80,7 +78,8 @@ export function UploadPage() {
   const [draft] = useState(readDraft)
   const meter = useRef(createRateMeter())
   const shownRateAt = useRef(0)
-  const setProgress = (uploadProgress: number) => videoStore.set({ uploadProgress })
+  // SPEC §3: the store owns the upload's percentage; the rest of the status is this page's.
+  const percent = useVideoStore((s) => s.uploadProgress)
 
   // Leaving mid-upload loses nothing (tus resumes), but say so before the tab closes.
   useEffect(() => {
@@ -90,12 +89,13 @@ export function UploadPage() {
     return () => window.removeEventListener('beforeunload', warn)
   }, [busy])
 
-  useEffect(() => () => videoStore.set({ uploadProgress: 0 }), [])
+  // SPEC §4: progress resets to 0 after an upload, success or not.
+  useEffect(() => () => setUploadProgress(0), [])
 
   useEffect(() => {
     if (!owner) return
     let current = true
-    findUnfinishedUploads(scope, authStore.get().token)
+    findUnfinishedUploads(scope, useAuthStore.getState().token)
       .then((found) => {
         if (current) setUnfinished(found)
       })
@@ -121,11 +121,11 @@ export function UploadPage() {
     const { video, thumbnail, brandLogo } = files
     if (!video || !thumbnail || !brandLogo) return
     setBusy(true)
-    setProgress(0)
+    setUploadProgress(0)
     meter.current.reset()
     shownRateAt.current = 0
     setStatus(idle)
-    const { token } = authStore.get()
+    const { token } = useAuthStore.getState()
     try {
       const uploads = await uploadFiles(
         { video, thumbnail, brandLogo },
@@ -134,7 +134,7 @@ export function UploadPage() {
           scope,
           onProgress: ({ sent, total, percent }) => {
             meter.current.add(sent)
-            setProgress(percent)
+            setUploadProgress(percent)
             const now = performance.now()
             const refresh = now - shownRateAt.current >= RATE_REFRESH_MS
             if (refresh) shownRateAt.current = now
@@ -142,7 +142,6 @@ export function UploadPage() {
               ...s,
               sent,
               total,
-              percent,
               ...(refresh
                 ? { rate: meter.current.rate(), secondsLeft: meter.current.secondsLeft(total) }
                 : {}),
@@ -155,7 +154,7 @@ export function UploadPage() {
         },
       )
       if (!uploads.video || !uploads.thumbnail || !uploads.brandLogo) {
-        throw new UploadError('An upload did not finish')
+        throw new RequestError('An upload did not finish', 0)
       }
       setUnfinished([])
       setStatus((s) => ({ ...s, phase: 'saving', paused: false }))
@@ -169,27 +168,33 @@ export function UploadPage() {
         },
       })
       writeDraft(null)
-      updateVideos((s) => addVideo(s, result.video))
+      // SPEC §4: the new video comes first, the totals and pages follow, before the refresh.
+      const { pageSize } = useVideoStore.getState()
+      utils.videos.list.setData(
+        { page: 1, limit: pageSize },
+        (old) => old && addVideo(old, result.video, pageSize),
+      )
+      utils.videos.stats.setData(undefined, (old) => old && countVideos(old, 1))
       await Promise.all([utils.videos.list.invalidate(), utils.videos.stats.invalidate()])
       notify.success('Video uploaded successfully!')
-      setProgress(0)
+      // The bar stays full until the page goes; leaving it resets the progress (effect above).
       await navigate({ to: '/dashboard/manage' })
     } catch (err) {
-      setProgress(0)
+      setUploadProgress(0)
       setStatus(idle)
       setBusy(false)
-      if (err instanceof UploadError && err.status === 401) {
+      const e = toClientError(err)
+      if (e.kind === 'unauthorized') {
         handleUnauthorized(token)
         return
       }
-      const e = readError(err)
-      if (e.field === 'title' || e.status === 409) setTitleError(e.message ?? msg.titleTaken)
+      if (e.field === 'title') setTitleError(e.message)
       notify.error('Failed to upload video. Please try again.')
     }
   }
 
   const discard = async () => {
-    await discardUploads(unfinished, authStore.get().token)
+    await discardUploads(unfinished, useAuthStore.getState().token)
     setUnfinished([])
   }
 
@@ -204,8 +209,8 @@ export function UploadPage() {
           mode="create"
           busy={busy}
           submitLabel="Upload Video"
-          busyLabel={`Uploading... ${status.percent}%`}
-          status={busy ? <UploadProgress status={status} /> : null}
+          busyLabel={`Uploading... ${percent}%`}
+          status={busy ? <UploadProgress status={status} percent={percent} /> : null}
           statusLabel="Upload status"
           draft={draft}
           onDraftChange={onDraftChange}

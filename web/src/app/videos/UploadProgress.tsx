@@ -10,15 +10,14 @@ export interface UploadStatus {
   phase: 'uploading' | 'saving'
   sent: number
   total: number
-  percent: number
   /** Bytes per second, when measured. */
   rate: number | null
   secondsLeft: number | null
   paused: boolean
 }
 
-export function UploadProgress({ status }: { status: UploadStatus }) {
-  const { phase, sent, total, percent, rate, secondsLeft, paused } = status
+export function UploadProgress({ status, percent }: { status: UploadStatus; percent: number }) {
+  const { phase, sent, total, rate, secondsLeft, paused } = status
   const uploading = phase === 'uploading' && !paused
   return (
     <div className="space-y-2">

@@ -52,6 +52,9 @@ interface VideoFormProps {
   onCancel?: () => void
 }
 
+/** The title field's error type for the live check's answer. */
+const TAKEN = 'taken'
+
 export const fileLabels: Record<FileKind, string> = {
   video: 'Video File',
   thumbnail: 'Thumbnail',
@@ -89,6 +92,7 @@ export function VideoForm({
     setValue,
     setError,
     clearErrors,
+    getFieldState,
     trigger,
     control,
     formState: { errors },
@@ -111,6 +115,11 @@ export function VideoForm({
 
   const unchangedTitle = !creating && title.trim() === video?.title
   const titleTaken = useTitleCheck(title, { excludeId: video?._id, skip: unchangedTitle || busy })
+  // The live check's answer is one more error of the title field, in the form's one error system.
+  useEffect(() => {
+    if (titleTaken) setError('title', { type: TAKEN, message: msg.titleTaken })
+    else if (getFieldState('title').error?.type === TAKEN) clearErrors('title')
+  }, [titleTaken, setError, clearErrors, getFieldState])
 
   useEffect(() => {
     onDraftChange?.({ title, description })
@@ -141,7 +150,11 @@ export function VideoForm({
   }
 
   const submit = handleSubmit(async (parsed) => {
-    if (titleTaken) return
+    if (titleTaken) {
+      // The resolver knows only the rules; the live check's error stays.
+      setError('title', { type: TAKEN, message: msg.titleTaken })
+      return
+    }
     const files: VideoFiles = {}
     for (const kind of fileKinds) {
       const file = parsed[kind]
@@ -153,7 +166,6 @@ export function VideoForm({
     )
   })
 
-  const titleError = errors.title?.message ?? (titleTaken ? msg.titleTaken : undefined)
   const disabled = busy || hasFileError || titleTaken || !changed
 
   return (
@@ -162,7 +174,7 @@ export function VideoForm({
         label="Video Title"
         autoComplete="off"
         disabled={busy}
-        error={titleError}
+        error={errors.title?.message}
         data-autofocus
         {...register('title')}
       />

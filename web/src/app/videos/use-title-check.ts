@@ -1,33 +1,29 @@
-// Live title uniqueness check as the user types (debounced; only the latest answer counts).
+// Live title uniqueness check as the user types (SPEC §5): a tRPC query on the title once typing
+// has paused for TITLE_CHECK_DELAY_MS. Only an answer for the title now in the field counts.
 import { useEffect, useState } from 'react'
 import { trpc } from '../trpc.ts'
 
 export const TITLE_CHECK_DELAY_MS = 400
 
-export function useTitleCheck(title: string, options: { excludeId?: string; skip?: boolean } = {}) {
-  const utils = trpc.useUtils()
-  const [taken, setTaken] = useState(false)
-  const trimmed = title.trim()
-  const { excludeId, skip = false } = options
-
+/** `value`, once it has stayed the same for `delayMs`. */
+function useSettled<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value)
   useEffect(() => {
-    setTaken(false)
-    if (skip || !trimmed) return
-    let current = true
-    const timer = setTimeout(() => {
-      utils.client.videos.checkTitle
-        .query(excludeId ? { title: trimmed, excludeId } : { title: trimmed })
-        .then((answer) => {
-          if (current) setTaken(answer.available === false)
-        })
-        // A failed check never blocks the form: the server checks again on save.
-        .catch(() => undefined)
-    }, TITLE_CHECK_DELAY_MS)
-    return () => {
-      current = false
-      clearTimeout(timer)
-    }
-  }, [trimmed, excludeId, skip, utils])
+    const timer = setTimeout(() => setSettled(value), delayMs)
+    return () => clearTimeout(timer)
+  }, [value, delayMs])
+  return settled
+}
 
-  return taken
+export function useTitleCheck(title: string, options: { excludeId?: string; skip?: boolean } = {}) {
+  const { excludeId, skip = false } = options
+  const trimmed = title.trim()
+  const settled = useSettled(trimmed, TITLE_CHECK_DELAY_MS)
+  const current = !skip && settled !== '' && settled === trimmed
+  const check = trpc.videos.checkTitle.useQuery(
+    excludeId ? { title: settled, excludeId } : { title: settled },
+    // A failed check never blocks the form: the server checks again on save.
+    { enabled: current, retry: false },
+  )
+  return current && check.data?.available === false
 }
