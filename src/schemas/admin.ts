@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailSchema, newPasswordSchema } from './auth.ts'
+import { emailSchema, newPasswordSchema, passwordsMatch } from './auth.ts'
 import { uuidSchema } from './id.ts'
 import { limits } from './limits.ts'
 import { msg } from './messages.ts'
@@ -34,10 +34,7 @@ export const createAdminFormSchema = createAdminSchema
   .extend({
     confirmPassword: z.string({ error: msg.confirmAdminRequired }).min(1, msg.confirmAdminRequired),
   })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: msg.passwordsMismatch,
-    path: ['confirmPassword'],
-  })
+  .refine(...passwordsMatch())
 
 /** Empty strings mean "leave unchanged" (SPEC §5: only non-empty fields are sent). */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
@@ -51,9 +48,6 @@ export type UpdateAdminInput = z.input<typeof updateAdminSchema>
 
 export const updateAdminFormSchema = updateAdminSchema
   .extend({ confirmPassword: z.string().optional() })
-  .refine((v) => !v.password || v.password === v.confirmPassword, {
-    message: msg.passwordsMismatch,
-    path: ['confirmPassword'],
-  })
+  .refine(...passwordsMatch({ onlyWhenGiven: true }))
 
 export const idSchema = uuidSchema('Invalid id')

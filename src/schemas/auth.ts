@@ -29,15 +29,25 @@ export const forgotPasswordSchema = z.object({ email: emailSchema })
 /** What the server needs to reset a password. */
 export const resetPasswordSchema = z.object({ password: newPasswordSchema })
 
+type WithConfirmation = { password?: string | undefined; confirmPassword?: string | undefined }
+
+/**
+ * SPEC §5's "Passwords do not match", at the confirmation field, for every form that asks for a
+ * password twice. `onlyWhenGiven`: an edit form, where an empty password means "unchanged".
+ */
+export const passwordsMatch = (
+  opts: { onlyWhenGiven?: boolean } = {},
+): [(v: WithConfirmation) => boolean, { message: string; path: string[] }] => [
+  (v) => (opts.onlyWhenGiven === true && !v.password) || v.password === v.confirmPassword,
+  { message: msg.passwordsMismatch, path: ['confirmPassword'] },
+]
+
 /** The reset form: the same rule plus a confirmation the server never sees. */
 export const resetPasswordFormSchema = z
   .object({
     password: newPasswordSchema,
     confirmPassword: z.string({ error: msg.confirmRequired }).min(1, msg.confirmRequired),
   })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: msg.passwordsMismatch,
-    path: ['confirmPassword'],
-  })
+  .refine(...passwordsMatch())
 
 export const resetTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, msg.invalidResetLink)
