@@ -176,9 +176,24 @@ export function updateVideos(transition: (s: VideoState) => VideoState) {
 }
 
 /** The list query's input for the page the Manage screen shows. */
+/** The page with its videos in the order of `ids` (a drag); videos not named keep their place after. */
+export function inOrder<T extends { videos: Video[] }>(page: T, ids: readonly string[]): T {
+  const byId = new Map(page.videos.map((v) => [v._id, v]))
+  const moved = ids.flatMap((id) => byId.get(id) ?? [])
+  const rest = page.videos.filter((v) => !ids.includes(v._id))
+  return { ...page, videos: [...moved, ...rest] }
+}
+
+/**
+ * The Manage list's query input: a page of the curated order (the public page's, which admins
+ * set by dragging; a new video leads it, as SPEC §4's list wants).
+ */
+export const listInputFor = (page: number, limit: number) =>
+  ({ page, limit, order: 'curated' }) as const
+
 export function currentListInput() {
   const { currentPage, pageSize } = useVideoStore.getState()
-  return { page: currentPage, limit: pageSize }
+  return listInputFor(currentPage, pageSize)
 }
 
 /** 0-100; progress events repeat a percentage many times, and only a change is written. */

@@ -2,7 +2,7 @@
 // pagination. The list query owns the videos and totals; 'video-store' the page and selection.
 
 import { msg } from '@shared/index.ts'
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { Video, VideoPage } from '../../api.ts'
@@ -17,6 +17,8 @@ import {
   afterRemoval,
   clearSelection,
   countVideos,
+  inOrder,
+  listInputFor,
   receivePage,
   removeVideos,
   replaceVideo,
@@ -38,6 +40,7 @@ import { VideoList } from './VideoList.tsx'
 export const LIST_STALE_MS = 3000
 export const LIST_CACHE_MS = 5 * 60 * 1000
 const OVERLAY_TAIL_MS = 300
+const PROCESSING_POLL_KEY = ['videos.list.processing-poll']
 
 const NO_VIDEOS: Video[] = []
 
@@ -45,12 +48,13 @@ type Pending = { kind: 'one'; video: Video } | { kind: 'selected'; ids: string[]
 
 export function ManagePage() {
   const utils = trpc.useUtils()
+  const queryClient = useQueryClient()
   const page = useVideoStore((s) => s.currentPage)
   const pageSize = useVideoStore((s) => s.pageSize)
   const selected = useVideoStore((s) => s.selectedVideos)
   const isAllSelected = useVideoStore((s) => s.isAllSelected)
 
-  const listInput = { page, limit: pageSize }
+  const listInput = listInputFor(page, pageSize)
   const showPage = useCallback((answer: VideoPage) => shownPage(answer, pageSize), [pageSize])
   const list = trpc.videos.list.useQuery(listInput, {
     staleTime: LIST_STALE_MS,
@@ -74,6 +78,9 @@ export function ManagePage() {
   )
   const deleteMany = trpc.videos.bulkDelete.useMutation()
   const retryOne = trpc.videos.retry.useMutation()
+  const reorder = trpc.videos.reorder.useMutation()
+  const publish = trpc.videos.setPublished.useMutation()
+  const [publishing, setPublishing] = useState<string[]>([])
 
   const [playing, setPlaying] = useState<Video | null>(null)
   const [editing, setEditing] = useState<Video | null>(null)
@@ -102,6 +109,49 @@ export function ManagePage() {
     }
     await refresh().catch(() => undefined)
     setRetrying((ids) => ids.filter((id) => id !== video._id))
+  }
+
+  /**
+   * A drag on this page: the rows move at once and the order is saved (the page's videos take the
+   * places they held between them); a failure puts them back as they were.
+   */
+  const saveOrder = async (ids: string[]) => {
+    await stopListReads()
+    const before = utils.videos.list.getData(listInput)
+    utils.videos.list.setData(listInput, (old) => old && inOrder(old, ids))
+    try {
+      await reorder.mutateAsync({ ids })
+    } catch (err) {
+      utils.videos.list.setData(listInput, before)
+      notify.error(toClientError(err).message || 'Failed to save the new order')
+    }
+    void utils.videos.list.invalidate()
+  }
+
+  /**
+   * Before an optimistic change: reads already on their way (a refresh, the processing poll)
+   * started before it and must not put the old rows back when they land.
+   */
+  const stopListReads = () =>
+    Promise.all([
+      utils.videos.list.cancel(),
+      queryClient.cancelQueries({ queryKey: PROCESSING_POLL_KEY }),
+    ])
+
+  /** The 'Published' switch: flips at once, back again if the server refuses. */
+  const setPublished = async (video: Video, published: boolean) => {
+    setPublishing((ids) => [...ids, video._id])
+    await stopListReads()
+    utils.videos.list.setData(listInput, (old) => old && replaceVideo(old, { ...video, published }))
+    try {
+      const { video: saved } = await publish.mutateAsync({ id: video._id, published })
+      utils.videos.list.setData(listInput, (old) => old && replaceVideo(old, saved))
+      notify.success(published ? 'Video published' : 'Video hidden from the public page')
+    } catch (err) {
+      utils.videos.list.setData(listInput, (old) => old && replaceVideo(old, video))
+      notify.error(toClientError(err).message || 'Failed to update video')
+    }
+    setPublishing((ids) => ids.filter((id) => id !== video._id))
   }
 
   /** SPEC §4: totals and pages follow a removal at once, the page moves back if beyond the last. */
@@ -229,6 +279,9 @@ export function ManagePage() {
                 onDelete={(video) => setPending({ kind: 'one', video })}
                 onRetry={(video) => void retry(video)}
                 retrying={retrying}
+                onReorder={(ids) => void saveOrder(ids)}
+                onPublish={(video, published) => void setPublished(video, published)}
+                publishing={publishing}
               />
             </div>
             {overlay ? (
@@ -277,9 +330,10 @@ function useProcessingPoll(input: ListInput, active: boolean, listFetching: bool
   const listFetchingRef = useRef(listFetching)
   listFetchingRef.current = listFetching
   useQuery({
-    queryKey: ['videos.list.processing-poll', input.page, input.limit],
-    queryFn: async () => {
-      const page = await utils.client.videos.list.query(input)
+    queryKey: [...PROCESSING_POLL_KEY, input.page, input.limit],
+    queryFn: async ({ signal }) => {
+      // Cancelled by an optimistic change (stopListReads): its answer is never written then.
+      const page = await utils.client.videos.list.query(input, { signal })
       // A refresh the admin started is newer than this answer may be: it wins.
       if (!listFetchingRef.current) utils.videos.list.setData(input, page)
       return Date.now()

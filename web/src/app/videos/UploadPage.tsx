@@ -20,7 +20,13 @@ import {
   uploadFiles,
 } from '../lib/tus.ts'
 import { useAuthStore } from '../stores/auth.ts'
-import { addVideo, countVideos, setUploadProgress, useVideoStore } from '../stores/video-store.ts'
+import {
+  addVideo,
+  countVideos,
+  listInputFor,
+  setUploadProgress,
+  useVideoStore,
+} from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
 import { percentOf, UnfinishedUploads } from './UnfinishedUploads.tsx'
 import { UploadProgress, type UploadStatus } from './UploadProgress.tsx'
@@ -171,7 +177,7 @@ export function UploadPage() {
       // SPEC §4: the new video comes first, the totals and pages follow, before the refresh.
       const { pageSize } = useVideoStore.getState()
       utils.videos.list.setData(
-        { page: 1, limit: pageSize },
+        listInputFor(1, pageSize),
         (old) => old && addVideo(old, result.video, pageSize),
       )
       utils.videos.stats.setData(undefined, (old) => old && countVideos(old, 1))

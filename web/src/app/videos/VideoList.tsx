@@ -1,4 +1,26 @@
-// The list of one page of videos: a table on wide screens, cards on small ones (SPEC §2).
+// The list of one page of videos: a table on wide screens, cards on small ones (SPEC §2). Rows
+// are put in the public order by drag and drop, with the mouse, touch or keyboard (dnd-kit: focus
+// a row's handle, Space to lift, arrows to move, Space to drop, Escape to cancel), and each has
+// its 'Published' switch.
+import {
+  type Announcements,
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core'
+import {
+  arrayMove,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable'
+import { CSS } from '@dnd-kit/utilities'
+import type { ReactNode } from 'react'
 import type { Video } from '../../api.ts'
 import { Icons } from '../components/ui.tsx'
 import { formatDate } from '../lib/format.ts'
@@ -15,6 +37,124 @@ interface VideoListProps {
   onRetry: (video: Video) => void
   /** Ids whose Retry is on its way. */
   retrying: readonly string[]
+  /** The page's ids in their new order, after a drag. */
+  onReorder: (ids: string[]) => void
+  onPublish: (video: Video, published: boolean) => void
+  /** Ids whose Published change is on its way. */
+  publishing: readonly string[]
+}
+
+/** Sortable rows and cards: one DndContext per layout, so the two never share ids. */
+function Sortable({
+  videos,
+  onReorder,
+  children,
+}: Pick<VideoListProps, 'videos' | 'onReorder'> & { children: ReactNode }) {
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  )
+  const ids = videos.map((v) => v._id)
+  const titleOf = (id: unknown) => videos.find((v) => v._id === id)?.title ?? 'this video'
+  const position = (id: unknown) => `position ${ids.indexOf(String(id)) + 1} of ${ids.length}`
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${titleOf(active.id)}, at ${position(active.id)}.`,
+    onDragOver: ({ active, over }) =>
+      over
+        ? `${titleOf(active.id)} moved to ${position(over.id)}.`
+        : `${titleOf(active.id)} is outside the list.`,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `${titleOf(active.id)} dropped at ${position(over.id)}.`
+        : `${titleOf(active.id)} dropped.`,
+    onDragCancel: ({ active }) => `Moving ${titleOf(active.id)} cancelled.`,
+  }
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return
+    onReorder(arrayMove(ids, ids.indexOf(String(active.id)), ids.indexOf(String(over.id))))
+  }
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
+      accessibility={{
+        announcements,
+        screenReaderInstructions: {
+          draggable:
+            'To move a video in the public order, press Space or Enter, move it with the arrow keys, then press Space or Enter again to drop it, or Escape to cancel.',
+        },
+      }}
+    >
+      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+        {children}
+      </SortableContext>
+    </DndContext>
+  )
+}
+
+/** A row's or card's place in the drag: its node, its moving style and its handle's props. */
+function useRowDrag(video: Video) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: video._id,
+  })
+  return {
+    ref: setNodeRef,
+    style: {
+      transform: CSS.Translate.toString(transform),
+      transition,
+      position: isDragging ? ('relative' as const) : undefined,
+      zIndex: isDragging ? 10 : undefined,
+    },
+    handle: (
+      <button
+        type="button"
+        {...attributes}
+        {...listeners}
+        aria-label={`Reorder ${video.title}`}
+        className="inline-flex size-9 shrink-0 cursor-grab touch-none items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 active:cursor-grabbing dark:text-zinc-400 dark:hover:bg-ink-800"
+      >
+        <svg viewBox="0 0 24 24" className="size-5" fill="currentColor" aria-hidden="true">
+          <circle cx="9" cy="6" r="1.5" />
+          <circle cx="15" cy="6" r="1.5" />
+          <circle cx="9" cy="12" r="1.5" />
+          <circle cx="15" cy="12" r="1.5" />
+          <circle cx="9" cy="18" r="1.5" />
+          <circle cx="15" cy="18" r="1.5" />
+        </svg>
+      </button>
+    ),
+  }
+}
+
+/** The 'Published' switch: visitors see the video, or only the dashboard does. */
+function PublishSwitch({
+  video,
+  onPublish,
+  busy,
+  id,
+}: Pick<VideoListProps, 'onPublish'> & { video: Video; busy: boolean; id?: string }) {
+  return (
+    <button
+      id={id}
+      type="button"
+      role="switch"
+      aria-checked={video.published}
+      aria-label={`Published: ${video.title}`}
+      disabled={busy}
+      onClick={() => onPublish(video, !video.published)}
+      className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500 disabled:opacity-60 ${
+        video.published ? 'bg-amber-500' : 'bg-zinc-300 dark:bg-ink-700'
+      }`}
+    >
+      <span
+        aria-hidden="true"
+        className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${
+          video.published ? 'translate-x-5' : 'translate-x-0.5'
+        }`}
+      />
+    </button>
+  )
 }
 
 function Thumb({
@@ -90,16 +230,16 @@ function SelectBox({
 }
 
 export function VideoList(props: VideoListProps) {
-  const { videos, offset, selected, onToggle, onPlay, onEdit, onDelete, onRetry, retrying } = props
-  const status = (video: Video) => (
-    <ProcessingStatus video={video} onRetry={onRetry} retrying={retrying.includes(video._id)} />
-  )
+  const { videos, onReorder } = props
   return (
     <>
       <div className="hidden overflow-x-auto md:block">
         <table className="w-full text-left text-sm">
           <thead className="border-zinc-200 border-b text-xs text-zinc-500 uppercase tracking-wide dark:border-ink-700 dark:text-zinc-400">
             <tr>
+              <th scope="col" className="px-2 py-3">
+                <span className="sr-only">Order</span>
+              </th>
               <th scope="col" className="px-2 py-3">
                 #
               </th>
@@ -116,6 +256,9 @@ export function VideoList(props: VideoListProps) {
                 Created
               </th>
               <th scope="col" className="px-2 py-3 text-center">
+                Published
+              </th>
+              <th scope="col" className="px-2 py-3 text-center">
                 Edit
               </th>
               <th scope="col" className="px-2 py-3 text-center">
@@ -127,81 +270,133 @@ export function VideoList(props: VideoListProps) {
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-200 dark:divide-ink-700">
-            {videos.map((video, i) => (
-              <tr key={video._id} className="align-middle">
-                <td className="px-2 py-3 text-zinc-500 tabular-nums">{offset + i + 1}</td>
-                <td className="px-2 py-3">
-                  <Thumb video={video} onPlay={onPlay} className="h-12 w-20" />
-                </td>
-                <td className="max-w-0 px-2 py-3">
-                  <p className="line-clamp-2 break-words font-medium" title={video.title}>
-                    {video.title}
-                  </p>
-                  {status(video)}
-                </td>
-                <td className="whitespace-nowrap px-2 py-3 text-xs text-zinc-600 dark:text-zinc-300">
-                  {formatDate(video.updatedAt)}
-                </td>
-                <td className="whitespace-nowrap px-2 py-3 text-xs text-zinc-600 dark:text-zinc-300">
-                  {formatDate(video.createdAt)}
-                </td>
-                <td className="px-2 py-3 text-center">
-                  <EditButton video={video} onEdit={onEdit} />
-                </td>
-                <td className="px-2 py-3 text-center">
-                  <DeleteButton video={video} onDelete={onDelete} />
-                </td>
-                <td className="px-2 py-3 text-center">
-                  <SelectBox video={video} selected={selected} onToggle={onToggle} />
-                </td>
-              </tr>
-            ))}
+            <Sortable videos={videos} onReorder={onReorder}>
+              {videos.map((video, i) => (
+                <TableRow key={video._id} {...props} video={video} index={i} />
+              ))}
+            </Sortable>
           </tbody>
         </table>
       </div>
       <ul className="space-y-3 md:hidden">
-        {videos.map((video, i) => (
-          <li key={video._id} className="rounded-xl border border-zinc-200 p-3 dark:border-ink-700">
-            <div className="flex gap-3">
-              <Thumb video={video} onPlay={onPlay} className="h-20 w-32" />
-              <div className="min-w-0 flex-1">
-                <p className="text-xs text-zinc-500 tabular-nums">#{offset + i + 1}</p>
-                <p className="line-clamp-2 break-words font-medium" title={video.title}>
-                  {video.title}
-                </p>
-                <dl className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-                  <div className="flex gap-1">
-                    <dt>Updated:</dt>
-                    <dd>{formatDate(video.updatedAt)}</dd>
-                  </div>
-                  <div className="flex gap-1">
-                    <dt>Created:</dt>
-                    <dd>{formatDate(video.createdAt)}</dd>
-                  </div>
-                </dl>
-                {status(video)}
-              </div>
-            </div>
-            <div className="mt-3 flex items-center justify-between border-zinc-200 border-t pt-2 dark:border-ink-700">
-              <div className="flex items-center gap-2 text-sm">
-                <SelectBox
-                  id={`select-card-${video._id}`}
-                  video={video}
-                  selected={selected}
-                  onToggle={onToggle}
-                />
-                <label htmlFor={`select-card-${video._id}`} aria-hidden="true">
-                  Select
-                </label>
-              </div>
-              <div className="flex gap-1">
-                <EditButton video={video} onEdit={onEdit} />
-                <DeleteButton video={video} onDelete={onDelete} />
-              </div>
-            </div>
-          </li>
-        ))}
+        <Sortable videos={videos} onReorder={onReorder}>
+          {videos.map((video, i) => (
+            <Card key={video._id} {...props} video={video} index={i} />
+          ))}
+        </Sortable>
       </ul>
     </>
+  )
+}
+
+type RowProps = VideoListProps & { video: Video; index: number }
+
+function Status({ video, onRetry, retrying }: RowProps) {
+  return (
+    <ProcessingStatus video={video} onRetry={onRetry} retrying={retrying.includes(video._id)} />
+  )
+}
+
+function TableRow(props: RowProps) {
+  const { video, index, offset, selected, onToggle, onPlay, onEdit, onDelete } = props
+  const drag = useRowDrag(video)
+  return (
+    <tr ref={drag.ref} style={drag.style} className="bg-white align-middle dark:bg-ink-900">
+      <td className="px-1 py-3">{drag.handle}</td>
+      <td className="px-2 py-3 text-zinc-500 tabular-nums">{offset + index + 1}</td>
+      <td className="px-2 py-3">
+        <Thumb video={video} onPlay={onPlay} className="h-12 w-20" />
+      </td>
+      <td className="max-w-0 px-2 py-3">
+        <p className="line-clamp-2 break-words font-medium" title={video.title}>
+          {video.title}
+        </p>
+        <Status {...props} />
+      </td>
+      <td className="whitespace-nowrap px-2 py-3 text-xs text-zinc-600 dark:text-zinc-300">
+        {formatDate(video.updatedAt)}
+      </td>
+      <td className="whitespace-nowrap px-2 py-3 text-xs text-zinc-600 dark:text-zinc-300">
+        {formatDate(video.createdAt)}
+      </td>
+      <td className="px-2 py-3 text-center">
+        <PublishSwitch
+          video={video}
+          onPublish={props.onPublish}
+          busy={props.publishing.includes(video._id)}
+        />
+      </td>
+      <td className="px-2 py-3 text-center">
+        <EditButton video={video} onEdit={onEdit} />
+      </td>
+      <td className="px-2 py-3 text-center">
+        <DeleteButton video={video} onDelete={onDelete} />
+      </td>
+      <td className="px-2 py-3 text-center">
+        <SelectBox video={video} selected={selected} onToggle={onToggle} />
+      </td>
+    </tr>
+  )
+}
+
+function Card(props: RowProps) {
+  const { video, index, offset, selected, onToggle, onPlay, onEdit, onDelete } = props
+  const drag = useRowDrag(video)
+  return (
+    <li
+      ref={drag.ref}
+      style={drag.style}
+      className="rounded-xl border border-zinc-200 bg-white p-3 dark:border-ink-700 dark:bg-ink-900"
+    >
+      <div className="flex gap-3">
+        <Thumb video={video} onPlay={onPlay} className="h-20 w-32" />
+        <div className="min-w-0 flex-1">
+          <p className="text-xs text-zinc-500 tabular-nums">#{offset + index + 1}</p>
+          <p className="line-clamp-2 break-words font-medium" title={video.title}>
+            {video.title}
+          </p>
+          <dl className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+            <div className="flex gap-1">
+              <dt>Updated:</dt>
+              <dd>{formatDate(video.updatedAt)}</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>Created:</dt>
+              <dd>{formatDate(video.createdAt)}</dd>
+            </div>
+          </dl>
+          <Status {...props} />
+        </div>
+      </div>
+      <div className="mt-3 flex items-center justify-between border-zinc-200 border-t pt-2 dark:border-ink-700">
+        <div className="flex items-center gap-2 text-sm">
+          <SelectBox
+            id={`select-card-${video._id}`}
+            video={video}
+            selected={selected}
+            onToggle={onToggle}
+          />
+          <label htmlFor={`select-card-${video._id}`} aria-hidden="true">
+            Select
+          </label>
+          <span className="ml-3 flex items-center gap-2">
+            <PublishSwitch
+              id={`publish-card-${video._id}`}
+              video={video}
+              onPublish={props.onPublish}
+              busy={props.publishing.includes(video._id)}
+            />
+            <label htmlFor={`publish-card-${video._id}`} aria-hidden="true">
+              Published
+            </label>
+          </span>
+        </div>
+        <div className="flex gap-1">
+          {drag.handle}
+          <EditButton video={video} onEdit={onEdit} />
+          <DeleteButton video={video} onDelete={onDelete} />
+        </div>
+      </div>
+    </li>
   )
 }
