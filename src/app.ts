@@ -1,6 +1,7 @@
 // The whole application behind one fetch function: database, services and the path table of
 // ARCHITECTURE.md. src/server.ts puts it on a port; tests call app.fetch directly.
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
+import { refusalFor } from './auth/guard.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase, runMigrations } from './database.ts'
 import { logUnexpected } from './db-errors.ts'
@@ -19,19 +20,13 @@ import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
 import { handleRest } from './rest/index.ts'
 import { fail } from './rest/respond.ts'
 import { appRouter } from './routers/index.ts'
+import { type ProcedurePolicy, policyOf } from './routers/policy.ts'
 import { createServices, type Services } from './services/index.ts'
-import { bearerToken, createContext } from './trpc.ts'
+import { createContext } from './trpc.ts'
 import { handleUploadPaths, type UploadPathsDeps } from './uploads/http.ts'
 import { startUploads } from './uploads/index.ts'
 
 export const TRPC_MAX_BATCH = 10
-// Read-only queries whose answer is a function of their input and the videos' version.
-const CACHEABLE_QUERIES = new Set([
-  'videos.publicList',
-  'videos.list',
-  'videos.stats',
-  'videos.get',
-])
 const TRPC_BODY_LIMIT = 256 * 1024
 
 export type App = {
@@ -114,8 +109,7 @@ export async function createApp(config: Config): Promise<App> {
   const uploadDeps: UploadPathsDeps = {
     uploads: services.uploads,
     async sessionOf(req) {
-      const token = bearerToken(req)
-      const session = token ? await services.auth.validate(token) : null
+      const session = await services.sessions.sessionOf(req)
       return session ? { userId: session.user._id, sessionId: session.id } : null
     },
   }
@@ -154,22 +148,26 @@ export async function createApp(config: Config): Promise<App> {
   })
 
   /**
-   * GET queries of video reads depend only on their URL and the videos' version, so their bytes
-   * are reused; the caller's session is still checked on every request (authed ones only).
+   * GET queries whose procedures declare `cache: 'videos'` depend only on their URL and the
+   * videos' version, so their bytes are reused; the caller's access is still checked on every
+   * request, against what each procedure declares, and anything refused goes to tRPC to answer.
    */
   async function cachedTrpc(req: Request, pathname: string, clientIp: () => string) {
-    const procedures = pathname.slice('/trpc/'.length).split(',')
-    if (req.method !== 'GET' || !procedures.every((p) => CACHEABLE_QUERIES.has(p))) return null
+    if (req.method !== 'GET') return null
+    const policies = pathname.slice('/trpc/'.length).split(',').map(policyOf)
+    if (!policies.every((p): p is ProcedurePolicy => p?.cache === 'videos')) return null
     // A JSONL stream is another representation of the same URL: never stored, never served.
     if (streamsJsonl(req)) return null
-    const needsSession = procedures.some((p) => p !== 'videos.publicList')
-    const token = bearerToken(req)
-    if (needsSession && !(token && (await services.auth.validate(token)))) return null
+    const personal = policies.some((p) => p.access !== 'public')
+    if (personal) {
+      const session = await services.sessions.sessionOf(req)
+      if (policies.some((p) => refusalFor(p.access, session))) return null
+    }
     return answers.answer(
       req.url.slice(req.url.indexOf('/trpc/')),
       req,
       () => trpc(req, clientIp),
-      needsSession ? NO_STORE : undefined,
+      personal ? NO_STORE : undefined,
     )
   }
 
