@@ -1,7 +1,7 @@
 // The path table of ARCHITECTURE.md: which entry answers a request, and what every answer gets on
 // its way out (security headers, no-store for API answers, compression). Who may call what is
 // not decided here: procedures declare it (src/trpc.ts), src/routers/policy.ts reads it for the
-// answer cache, and the access rule is src/auth/guard.ts.
+// answer cache, and entries outside tRPC call the one session guard (src/auth/guard.ts).
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { refusalFor } from './auth/guard.ts'
 import type { Config } from './config.ts'
@@ -51,10 +51,7 @@ export function createPaths(deps: {
   const { config, database, services } = deps
   const uploadDeps: UploadPathsDeps = {
     uploads: services.uploads,
-    async sessionOf(req) {
-      const session = await services.sessions.sessionOf(req)
-      return session ? { userId: session.user._id, sessionId: session.id } : null
-    },
+    requireSession: services.sessions.requireSession,
   }
   const serveStatic = createStaticHandler(config.webDist)
   const clientAddress = clientAddressResolver(config.trustedProxies)
