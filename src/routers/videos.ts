@@ -16,15 +16,19 @@ const byId = z.object({ id: videoIdSchema })
 
 export const videosRouter = router({
   /** The public landing page's grid: no sign-in, only what the page shows. */
-  publicList: publicProcedure.query(({ ctx }) => ctx.services.videos.publicList()),
+  publicList: publicProcedure
+    .meta({ cache: 'videos' })
+    .query(({ ctx }) => ctx.services.videos.publicList()),
 
   list: authedProcedure
     .input(listVideosSchema)
+    .meta({ cache: 'videos' })
     .query(({ ctx, input }) => ctx.services.videos.list(input)),
 
-  get: authedProcedure.input(byId).query(async ({ ctx, input }) => ({
-    video: await ctx.services.videos.get(input.id),
-  })),
+  get: authedProcedure
+    .input(byId)
+    .meta({ cache: 'videos' })
+    .query(async ({ ctx, input }) => ({ video: await ctx.services.videos.get(input.id) })),
 
   checkTitle: authedProcedure
     .input(checkTitleSchema)
