@@ -1,11 +1,13 @@
 /**
- * tRPC setup: 1. context (who is calling), 2. initialisation (one initTRPC, errors shaped once),
- * 3. the activity log's middleware, 4. procedures (public, authed, super_admin). Routers import
- * only what section 4 exports.
+ * tRPC setup: 1. context (who is calling), 2. initialisation (one initTRPC, errors shaped once,
+ * what a procedure's meta declares), 3. the activity log's middleware, 4. procedures (public,
+ * authed, super_admin: each declares the access it enforces). Routers import only what section 4
+ * exports.
  */
 import { initTRPC } from '@trpc/server'
+import { type Access, admit, bearerToken } from './auth/guard.ts'
 import { logUnexpected } from './db-errors.ts'
-import { AppError, toPublicError } from './errors.ts'
+import { toPublicError } from './errors.ts'
 import { activitySpecFor, type Draft } from './routers/activity-entries.ts'
 import type { AuthSession } from './services/auth.ts'
 import type { Services } from './services/index.ts'
@@ -20,10 +22,15 @@ export type Context = {
   token: string | null
 }
 
-export function bearerToken(req: Request): string | null {
-  const header = req.headers.get('authorization')
-  const match = header?.match(/^Bearer\s+(\S+)$/i)
-  return match?.[1] ?? null
+/** A context from its parts, no Request: what tests hand to `createCallerFactory`'s callers. */
+export function createContextInner(opts: {
+  services: Services
+  session: AuthSession | null
+  token?: string | null
+  clientIp?: () => string
+}): Context {
+  const { services, session, token = null, clientIp = () => 'unknown' } = opts
+  return { services, clientIp, session, token }
 }
 
 /** Context for one request: the session behind its bearer token, if any. */
@@ -32,24 +39,39 @@ export async function createContext(
   req: Request,
   clientIp: () => string,
 ): Promise<Context> {
-  const token = bearerToken(req)
-  const session = token ? await services.auth.validate(token) : null
-  return { services, clientIp, session, token }
+  const session = await services.sessions.sessionOf(req)
+  return createContextInner({ services, session, token: bearerToken(req), clientIp })
 }
 
 // 2. Initialisation
-const t = initTRPC.context<Context>().create({
-  isDev: false,
-  errorFormatter({ shape, error }) {
-    const pub = toPublicError(error)
-    // No stack, and for validation errors the first field's message instead of zod's JSON.
-    return {
-      message: pub.message,
-      code: shape.code,
-      data: { code: shape.data.code, httpStatus: pub.status, field: pub.field ?? null },
-    }
-  },
-})
+/**
+ * What a procedure declares beside itself. `cache`: its answer depends only on its input and that
+ * source's version, so the HTTP layer may keep it as bytes (src/paths.ts, src/rest/site.ts).
+ */
+export type ProcedureMeta = { cache?: 'videos' | 'site' }
+// `access` is set by the base procedure a procedure is built from (section 4), never by the
+// procedure itself: only this module can make a `Granted`, so `.meta({ access })` elsewhere does
+// not compile, and the declaration is the rule the procedure's middleware enforces.
+declare const grantedHere: unique symbol
+type Granted = Access & { readonly [grantedHere]: true }
+type Meta = ProcedureMeta & { access?: Granted }
+const granted = (access: Access) => ({ access: access as Granted })
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const pub = toPublicError(error)
+      // No stack, and for validation errors the first field's message instead of zod's JSON.
+      return {
+        message: pub.message,
+        code: shape.code,
+        data: { code: shape.data.code, httpStatus: pub.status, field: pub.field ?? null },
+      }
+    },
+  })
 
 // 3. Activity log: every mutation is looked up in src/routers/activity-entries.ts and, once it
 // has succeeded (or, for a few refusals, failed), appended with who, what and from where. One
@@ -96,15 +118,13 @@ function appendActivity(ctx: Context, draft: Draft) {
 // 4. Procedures
 export const router = t.router
 export const createCallerFactory = t.createCallerFactory
-export const publicProcedure = t.procedure.use(recordActivity)
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
-  return next({ ctx: { ...ctx, session: ctx.session } })
-})
+export const publicProcedure = t.procedure.use(recordActivity).meta(granted('public'))
 
-export const superAdminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.session.user.role !== 'super_admin')
-    throw new AppError('FORBIDDEN', 'Only a super admin can do this')
-  return next({ ctx })
-})
+export const authedProcedure = publicProcedure
+  .meta(granted('session'))
+  .use(({ ctx, next }) => next({ ctx: { ...ctx, session: admit('session', ctx.session) } }))
+
+export const superAdminProcedure = authedProcedure
+  .meta(granted('super_admin'))
+  .use(({ ctx, next }) => next({ ctx: { ...ctx, session: admit('super_admin', ctx.session) } }))

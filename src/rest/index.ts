@@ -1,7 +1,7 @@
 // The /api adapter: parse, call the same procedure through a tRPC caller, shape the answer.
 import { AppError } from '../errors.ts'
 import { appRouter } from '../routers/index.ts'
-import type { Context } from '../trpc.ts'
+import { type Context, createCallerFactory } from '../trpc.ts'
 import { adminRoutes } from './admins.ts'
 import { authRoutes } from './auth.ts'
 import { fail } from './respond.ts'
@@ -10,6 +10,7 @@ import { siteRoutes } from './site.ts'
 import { videoRoutes } from './videos.ts'
 
 const routes: Route[] = [...authRoutes, ...adminRoutes, ...videoRoutes, ...siteRoutes]
+export const createCaller = createCallerFactory(appRouter)
 
 export async function handleRest(req: Request, ctx: Context): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/\/+$/, '')
@@ -20,7 +21,7 @@ export async function handleRest(req: Request, ctx: Context): Promise<Response> 
     pathMatched = true
     if (r.method !== req.method) continue
     try {
-      return await r.handler({ req, params, ctx, caller: appRouter.createCaller(ctx) })
+      return await r.handler({ req, params, ctx, caller: createCaller(ctx) })
     } catch (error) {
       return fail(error)
     }

@@ -1,9 +1,9 @@
 // A minimal method + path matcher for the fixed REST paths of SPEC §7.
 
-import type { appRouter } from '../routers/index.ts'
 import type { Context } from '../trpc.ts'
+import type { createCaller } from './index.ts'
 
-export type Caller = ReturnType<typeof appRouter.createCaller>
+export type Caller = ReturnType<typeof createCaller>
 export type RestArgs = {
   req: Request
   params: Record<string, string>

@@ -4,6 +4,7 @@ import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
 import { AnswerCache } from '../http/response-cache.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from '../http/security-headers.ts'
+import { policyOf } from '../routers/policy.ts'
 import { imageMsg, imagePurposes, siteImageLimits } from '../schemas/site.ts'
 import type { SiteService } from '../services/site.ts'
 import { ok } from './respond.ts'
@@ -24,13 +25,20 @@ const answersFor = (site: SiteService) => {
   return cache
 }
 
-const publicSite: RestHandler = ({ req, ctx, caller }) =>
-  answersFor(ctx.services.site).answer(
+// One answer for everyone only while the procedure says it is public and cacheable.
+const siteRead = policyOf('site.public')
+const SHARED_PUBLIC_SITE = siteRead?.access === 'public' && siteRead.cache === 'site'
+
+const publicSite: RestHandler = async ({ req, ctx, caller }) => {
+  const produce = async () => ok({ site: await caller.site.public() })
+  if (!SHARED_PUBLIC_SITE) return produce()
+  return answersFor(ctx.services.site).answer(
     'public-site',
     req,
-    async () => ok({ site: await caller.site.public() }),
+    produce,
     'public, max-age=0, must-revalidate',
   )
+}
 
 /** The body, at most `limit` bytes whatever Content-Length claims (413 beyond). */
 async function readBytes(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -52,9 +60,9 @@ async function readBytes(req: Request, limit: number): Promise<Uint8Array<ArrayB
  * size limit first (plus room for multipart's framing), so no body is ever buffered past it.
  */
 const addImage: RestHandler = async ({ req, ctx, caller }) => {
-  // Not an authorisation decision (the procedure makes it): only "do not read a body that will
-  // be refused anyway".
-  if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
+  // The procedure decides who may add images; this only refuses, before the body is read, a
+  // caller it would refuse anyway (the one guard of entries outside tRPC).
+  await ctx.services.sessions.requireSession(req)
   const purpose = new URL(req.url).searchParams.get('purpose')
   if (!imagePurposes.some((p) => p === purpose)) {
     throw new AppError('BAD_REQUEST', imageMsg.purpose, 'purpose')

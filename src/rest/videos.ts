@@ -40,14 +40,14 @@ async function withMultipart<T>(
   mode: FileMode,
   use: (received: Received) => Promise<T>,
 ): Promise<T> {
-  // Not an authorisation decision (the procedure makes that): only "do not read a body that
-  // will be refused anyway".
-  if (!ctx.session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
   const { services } = ctx
+  // The procedure decides who may change videos; this only refuses, before the body is read, a
+  // caller it would refuse anyway (the one guard of entries outside tRPC).
+  const session = await services.sessions.requireSession(req)
   const rules = Object.fromEntries(
     Object.entries(files).map(([field, kind]) => [field, ruleFor(kind!, mode)]),
   )
-  const release = services.uploads.slots.acquire(ctx.session.id)
+  const release = services.uploads.slots.acquire(session.id)
   const result = await receiveMultipart(req, { dir: services.media.tmpDir, files: rules }).finally(
     release,
   )
@@ -67,7 +67,7 @@ async function withMultipart<T>(
   try {
     for (const [field, file] of Object.entries(result.files)) {
       const kind = files[field]!
-      uploads[kind] = await services.uploads.tus.register(file.path, kind, ctx.session.user._id)
+      uploads[kind] = await services.uploads.tus.register(file.path, kind, session.user._id)
       registered.push(uploads[kind])
       crashPoint('rest:registered')
     }

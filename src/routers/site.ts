@@ -9,7 +9,9 @@ const actorOf = (user: { _id: string; username: string }) => ({
 
 export const siteRouter = router({
   /** What visitors see (also GET /api/public/site, cached as bytes there). */
-  public: publicProcedure.query(({ ctx }) => ctx.services.site.publicSite()),
+  public: publicProcedure
+    .meta({ cache: 'site' })
+    .query(({ ctx }) => ctx.services.site.publicSite()),
 
   /** The current content with image ids, its version and whether undo can go back. */
   get: authedProcedure.query(({ ctx }) => ctx.services.site.current()),

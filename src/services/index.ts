@@ -1,6 +1,7 @@
 // Builds every domain service once per process; tRPC context, REST adapter and tus hooks share them.
 
 import { join } from 'node:path'
+import { createSessionGuard } from '../auth/guard.ts'
 import { createLucia } from '../auth/lucia.ts'
 import type { Config } from '../config.ts'
 import type { Database } from '../database.ts'
@@ -27,6 +28,8 @@ export function createServices(config: Config, database: Database, queue: MediaQ
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })
   return {
     auth,
+    /** The session behind a request, and the one guard of entries outside tRPC. */
+    sessions: createSessionGuard(auth),
     admins: createAdminsService(database.db, (id) => auth.forgetUser(id)),
     /** The store of verified files (DATA_DIR/media) and its scratch space. */
     media,

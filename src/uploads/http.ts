@@ -2,14 +2,15 @@
 // Every answer leaves through here: each carries Tus-Resumable, and one given before the
 // request's body was read still reaches its client (unread-body.ts).
 import { TUS_RESUMABLE } from '@tus/server'
+import { AppError, toPublicError } from '../errors.ts'
 import type { Uploads } from './index.ts'
 import { UPLOADS_PATH } from './tus.ts'
 import { afterUnreadBody } from './unread-body.ts'
 
 export type UploadPathsDeps = {
   uploads: Uploads
-  /** The signed-in admin and session behind the request's bearer token, if any. */
-  sessionOf: (request: Request) => Promise<{ userId: string; sessionId: string } | null>
+  /** The app's one session guard (src/auth/guard.ts): the caller's session, or a thrown 401. */
+  requireSession: (request: Request) => Promise<{ id: string; user: { _id: string } }>
 }
 
 /** Answers the request when its path is under /uploads; undefined hands it on. */
@@ -36,15 +37,22 @@ async function uploads(
   if (pathname.slice(UPLOADS_PATH.length + 1).includes('/')) {
     return new Response('Not found', { status: 404 })
   }
-  const session = request.method === 'OPTIONS' ? null : await deps.sessionOf(request)
+  // Preflight carries no credentials; everything else needs a signed-in admin.
+  if (request.method === 'OPTIONS') return deps.uploads.tus.preflight(request)
+  let session: Awaited<ReturnType<UploadPathsDeps['requireSession']>>
+  try {
+    session = await deps.requireSession(request)
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    // tus refusals are a status and a one-line reason.
+    return new Response(error.message, { status: toPublicError(error).status })
+  }
   // A request that sends bytes takes one of the session's slots, whatever its method says (a
   // POST may carry a PATCH in X-HTTP-Method-Override, or its first bytes for creation-with-upload).
-  if (!session || !request.body) {
-    return deps.uploads.tus.handle(request, session?.userId ?? null)
-  }
+  if (!request.body) return deps.uploads.tus.handle(request, session.user._id)
   let release: () => void
   try {
-    release = deps.uploads.slots.acquire(session.sessionId)
+    release = deps.uploads.slots.acquire(session.id)
   } catch (error) {
     return new Response((error as Error).message, {
       status: 429,
@@ -52,7 +60,7 @@ async function uploads(
     })
   }
   try {
-    return await deps.uploads.tus.handle(request, session.userId, closeIfIdle)
+    return await deps.uploads.tus.handle(request, session.user._id, closeIfIdle)
   } finally {
     release()
   }

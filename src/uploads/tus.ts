@@ -42,10 +42,13 @@ const refuse = (status_code: number, body: string) => ({ status_code, body })
 
 export type TusEndpoint = Omit<UploadRegistry, 'isClaimed'> & {
   /**
-   * Answers a request under /uploads/; `userId` is the signed-in caller, checked before this.
-   * `closeIfIdle` closes the request's connection once it is quiet (Bun's server.timeout).
+   * Answers a request under /uploads/; `userId` is the signed-in caller, whom the /uploads entry's
+   * session guard has let through. `closeIfIdle` closes the request's connection once it is
+   * quiet (Bun's server.timeout).
    */
-  handle(request: Request, userId: string | null, closeIfIdle?: () => void): Promise<Response>
+  handle(request: Request, userId: string, closeIfIdle?: () => void): Promise<Response>
+  /** Answers a preflight (OPTIONS), which carries no credentials. */
+  preflight(request: Request): Promise<Response>
   /** Removes expired uploads and stray files; run at start-up and periodically. */
   cleanUp(): Promise<number>
   /** Starts the periodic clean-up; returns its stop function. */
@@ -193,10 +196,6 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
     register: registry.register,
 
     async handle(request, userId, closeIfIdle) {
-      // Preflight carries no credentials; everything else needs a signed-in admin.
-      if (request.method !== 'OPTIONS' && !userId) {
-        return new Response('Please sign in to continue', { status: 401 })
-      }
       if (request.body) {
         const checksumHeader = request.headers.get('upload-checksum')
         const checksum = checksumHeader === null ? undefined : parseChecksum(checksumHeader)
@@ -209,8 +208,11 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
         // Keyed by the body's stream, which a method override hands on as it is.
         bodies.set(request.body, { length, closeIfIdle, checksum })
       }
-      const answer = () => server.handleWeb(request)
-      return withoutCors(await (userId ? caller.run(userId, answer) : answer()))
+      return withoutCors(await caller.run(userId, () => server.handleWeb(request)))
+    },
+
+    async preflight(request) {
+      return withoutCors(await server.handleWeb(request))
     },
   }
 }

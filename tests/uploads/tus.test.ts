@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { AppError } from '../../src/errors.ts'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
 import { handleUploadPaths } from '../../src/uploads/http.ts'
@@ -27,9 +28,10 @@ beforeAll(async () => {
   tus = createTusEndpoint(dir)
   const deps = {
     uploads: { tus, slots: new UploadSlots() },
-    async sessionOf(req: Request) {
+    async requireSession(req: Request) {
       const user = USERS[req.headers.get('authorization') ?? '']
-      return user ? { userId: user, sessionId: `${user}-session` } : null
+      if (!user) throw new AppError('UNAUTHORIZED', 'Please sign in to continue')
+      return { id: `${user}-session`, user: { _id: user } }
     },
   }
   server = Bun.serve({

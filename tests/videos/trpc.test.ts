@@ -3,10 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { TRPCError } from '@trpc/server'
-import { appRouter } from '../../src/routers/index.ts'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
-import { createContext } from '../../src/trpc.ts'
+import { callerAs } from '../helpers/caller.ts'
 import { startTestApp, type TestApp } from '../helpers/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
 
@@ -24,12 +23,7 @@ beforeEach(async () => {
   token = await t.login()
 })
 
-async function caller(as: string | null = token) {
-  const req = new Request('http://localhost/trpc', {
-    headers: as ? { authorization: `Bearer ${as}` } : {},
-  })
-  return appRouter.createCaller(await createContext(t.app.services, req, () => '10.1.1.1'))
-}
+const caller = (as: string | null = token) => callerAs(t.app.services, as)
 
 /** The thrown error's HTTP status, message and field, as the web app reads them. */
 async function refusal(work: Promise<unknown>) {

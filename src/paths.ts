@@ -1,0 +1,184 @@
+// The path table of ARCHITECTURE.md: which entry answers a request, and what every answer gets on
+// its way out (security headers, no-store for API answers, compression). Who may call what is
+// not decided here: procedures declare it (src/trpc.ts), src/routers/policy.ts reads it for the
+// answer cache, and entries outside tRPC call the one session guard (src/auth/guard.ts).
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
+import { refusalFor } from './auth/guard.ts'
+import type { Config } from './config.ts'
+import type { Database } from './database.ts'
+import { logUnexpected } from './db-errors.ts'
+import { AppError } from './errors.ts'
+import { readCapped } from './http/body.ts'
+import { clientAddressResolver } from './http/client-ip.ts'
+import { compressAnswer } from './http/compress.ts'
+import { pathnameOf } from './http/pathname.ts'
+import { AnswerCache } from './http/response-cache.ts'
+import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
+import { createStaticHandler } from './http/static.ts'
+import { createWorkPages } from './http/work-pages.ts'
+import { handleMediaPaths } from './media/http.ts'
+import { handleRest } from './rest/index.ts'
+import { fail } from './rest/respond.ts'
+import { appRouter } from './routers/index.ts'
+import { type ProcedurePolicy, policyOf } from './routers/policy.ts'
+import type { Services } from './services/index.ts'
+import { createContext } from './trpc.ts'
+import { handleUploadPaths, type UploadPathsDeps } from './uploads/http.ts'
+
+export const TRPC_MAX_BATCH = 10
+const TRPC_BODY_LIMIT = 256 * 1024
+
+/**
+ * `clientIp` is the socket's peer address (X-Forwarded-For counts only behind TRUSTED_PROXIES);
+ * it may be a function: it is asked only by the calls that need it (rate limits).
+ * `closeIfIdle` closes the request's connection once it goes quiet (tus lock hand-over).
+ */
+export type AppFetch = (
+  req: Request,
+  clientIp?: string | (() => string),
+  closeIfIdle?: () => void,
+) => Promise<Response>
+
+// The visitors' list is one answer for everyone, kept with a public Cache-Control, only while its
+// procedure says it is public and cacheable.
+const publicList = policyOf('videos.publicList')
+const SHARED_PUBLIC_LIST = publicList?.access === 'public' && publicList.cache === 'videos'
+
+export function createPaths(deps: {
+  config: Config
+  database: Database
+  services: Services
+}): AppFetch {
+  const { config, database, services } = deps
+  const uploadDeps: UploadPathsDeps = {
+    uploads: services.uploads,
+    requireSession: services.sessions.requireSession,
+  }
+  const serveStatic = createStaticHandler(config.webDist)
+  const workPages = createWorkPages({
+    videos: services.videos,
+    publicUrl: config.publicUrl,
+    webDist: config.webDist,
+  })
+  const clientAddress = clientAddressResolver(config.trustedProxies)
+
+  async function trpc(req: Request, clientIp: () => string): Promise<Response> {
+    // tRPC decodes the procedure path itself and answers 500 when that throws.
+    try {
+      decodeURIComponent(new URL(req.url).pathname)
+    } catch {
+      throw new AppError('NOT_FOUND', 'Not found')
+    }
+    // tRPC reads the whole body; cap it before it does.
+    let request = req
+    if (req.method === 'POST') {
+      const body = await readCapped(req, TRPC_BODY_LIMIT)
+      request = new Request(req.url, { method: 'POST', headers: req.headers, body })
+    }
+    return fetchRequestHandler({
+      endpoint: '/trpc',
+      req: request,
+      router: appRouter,
+      maxBatchSize: TRPC_MAX_BATCH,
+      createContext: () => createContext(services, req, clientIp),
+      onError({ error }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') logUnexpected('trpc', error)
+      },
+    })
+  }
+
+  // A stored answer gets the Cache-Control its caller asks for; refusals on the way are not kept.
+  const answers = new AnswerCache(services.videos.version, {
+    finish: (res) => withSecurityHeaders(res, NO_STORE),
+    served: markSecured,
+  })
+
+  /**
+   * GET queries whose procedures declare `cache: 'videos'` depend only on their URL and the
+   * videos' version, so their bytes are reused; the caller's access is still checked on every
+   * request, against what each procedure declares, and anything refused goes to tRPC to answer.
+   */
+  async function cachedTrpc(req: Request, pathname: string, clientIp: () => string) {
+    if (req.method !== 'GET') return null
+    const policies = pathname.slice('/trpc/'.length).split(',').map(policyOf)
+    if (!policies.every((p): p is ProcedurePolicy => p?.cache === 'videos')) return null
+    // A JSONL stream is another representation of the same URL: never stored, never served.
+    if (streamsJsonl(req)) return null
+    const personal = policies.some((p) => p.access !== 'public')
+    if (personal) {
+      const session = await services.sessions.sessionOf(req)
+      if (policies.some((p) => refusalFor(p.access, session))) return null
+    }
+    return answers.answer(
+      req.url.slice(req.url.indexOf('/trpc/')),
+      req,
+      () => trpc(req, clientIp),
+      personal ? NO_STORE : undefined,
+    )
+  }
+
+  async function route(
+    req: Request,
+    pathname: string,
+    clientIp: () => string,
+    closeIfIdle?: () => void,
+  ): Promise<Response> {
+    if (SHARED_PUBLIC_LIST && pathname === '/api/public/videos' && req.method === 'GET') {
+      return answers.answer(
+        // One entry per page of works (`?limit&cursor`); the bare path is SPEC's whole list.
+        `rest:public${req.url.slice(req.url.indexOf('/api/public/videos') + 18)}`,
+        req,
+        async () => handleRest(req, await createContext(services, req, clientIp)),
+        'public, max-age=0, must-revalidate',
+      )
+    }
+    if (pathname === '/healthz') {
+      await database.sql`select 1`
+      return Response.json({ status: 'ok' })
+    }
+    if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
+      return (await cachedTrpc(req, pathname, clientIp)) ?? trpc(req, clientIp)
+    }
+    const upload = handleUploadPaths(req, pathname, uploadDeps, closeIfIdle)
+    if (upload) return upload
+    const media = handleMediaPaths(req, pathname, services.media)
+    if (media) return media
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      return handleRest(req, await createContext(services, req, clientIp))
+    }
+    return (await workPages(req, pathname)) ?? serveStatic(req)
+  }
+
+  return async (req, clientIp = 'unknown', closeIfIdle) => {
+    const pathname = pathnameOf(req.url)
+    let res: Response
+    try {
+      const peer = typeof clientIp === 'function' ? clientIp : () => clientIp
+      const ip = () => clientAddress(peer(), req.headers.get('x-forwarded-for'))
+      res = await route(req, pathname, ip, closeIfIdle)
+    } catch (error) {
+      res = error instanceof AppError ? fail(error) : fail(logged(error))
+    }
+    // API answers belong to their caller (sessions, tokens, admin data) and are never stored;
+    // the public reads among them are cached answers that set their own Cache-Control.
+    if (!isApiPath(pathname)) return withSecurityHeaders(res)
+    // Cached answers come encoded already; media, tus and static files never get here.
+    return compressAnswer(req, withSecurityHeaders(res, NO_STORE))
+  }
+}
+
+const isApiPath = (pathname: string) =>
+  pathname === '/api' ||
+  pathname.startsWith('/api/') ||
+  pathname === '/trpc' ||
+  pathname.startsWith('/trpc/')
+
+// What tRPC's fetch adapter reads to answer a batch as JSON lines (httpBatchStreamLink).
+const streamsJsonl = (req: Request) =>
+  req.headers.get('trpc-accept') === 'application/jsonl' ||
+  (req.headers.get('accept')?.includes('application/jsonl') ?? false)
+
+function logged(error: unknown): unknown {
+  logUnexpected('app', error)
+  return error
+}
