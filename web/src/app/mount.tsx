@@ -2,10 +2,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
+import { createPortal } from 'react-dom'
 import { createRoot } from 'react-dom/client'
 import { Toaster } from 'sonner'
 import { TOAST_DURATION, TOAST_LIMIT } from './lib/notify.ts'
 import { setUnauthorizedHandler } from './lib/session.ts'
+import { toastLayer } from './lib/toast-layer.ts'
 import { createAppRouter } from './router.tsx'
 import { clearAuth } from './stores/auth.ts'
 import { applyTheme, themeStore } from './stores/ui.ts'
@@ -44,9 +46,10 @@ export function mountApp(el: HTMLElement): void {
   )
 }
 
+// In the top layer, so that toasts show over a modal dialog too (lib/toast-layer.ts).
 function AppToaster() {
   const isDarkMode = themeStore.use((s) => s.isDarkMode)
-  return (
+  return createPortal(
     <Toaster
       position="top-center"
       visibleToasts={TOAST_LIMIT}
@@ -54,6 +57,7 @@ function AppToaster() {
       theme={isDarkMode ? 'dark' : 'light'}
       richColors
       closeButton
-    />
+    />,
+    toastLayer(),
   )
 }
