@@ -8,10 +8,16 @@ import { Toaster } from 'sonner'
 import { TOAST_DURATION, TOAST_LIMIT } from './lib/notify.ts'
 import { setUnauthorizedHandler } from './lib/session.ts'
 import { toastLayer } from './lib/toast-layer.ts'
-import { createAppRouter } from './router.tsx'
-import { clearAuth } from './stores/auth.ts'
+import { createAppRouter, type RouterAuth } from './router.tsx'
+import { authStore, clearAuth, isAuthenticated } from './stores/auth.ts'
 import { applyTheme, themeStore } from './stores/ui.ts'
-import { createTrpcClient, trpc } from './trpc.ts'
+import { createTrpcClient, createTrpcUtils, trpc } from './trpc.ts'
+
+// What the router's guards ask of the stored auth, read when they run.
+const auth: RouterAuth = {
+  isAuthenticated: () => isAuthenticated(),
+  isSuperAdmin: () => authStore.get().user?.role === 'super_admin',
+}
 
 export function mountApp(el: HTMLElement): void {
   const queryClient = new QueryClient({
@@ -19,7 +25,12 @@ export function mountApp(el: HTMLElement): void {
       queries: { refetchOnWindowFocus: false },
     },
   })
-  const router = createAppRouter({ queryClient })
+  const trpcClient = createTrpcClient()
+  const router = createAppRouter({
+    queryClient,
+    trpc: createTrpcUtils(queryClient, trpcClient),
+    auth,
+  })
 
   // SPEC §4: a 401 on any call but login clears auth and goes to sign-in (not from /auth/).
   const onUnauthorized = () => {
@@ -30,7 +41,6 @@ export function mountApp(el: HTMLElement): void {
     void router.navigate({ to: '/auth/signin', search: { redirect: href }, replace: true })
   }
   setUnauthorizedHandler(onUnauthorized)
-  const trpcClient = createTrpcClient()
 
   applyTheme(themeStore.get().isDarkMode)
 
