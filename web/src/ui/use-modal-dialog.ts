@@ -16,12 +16,14 @@ export function useModalDialog(
   options: {
     /** A backdrop click at this point is no request to close (something is drawn over it). */
     ignoreClickAt?: (x: number, y: number) => boolean
+    /** Called each time the dialog has been shown (e.g. to put other top-layer content above). */
+    onShown?: () => void
   } = {},
 ): void {
   const request = useRef(onRequestClose)
   request.current = onRequestClose
-  const ignoreClickAt = useRef(options.ignoreClickAt)
-  ignoreClickAt.current = options.ignoreClickAt
+  const latest = useRef(options)
+  latest.current = options
   useScrollLock()
 
   // A layout effect: shown before the first paint, closed while still in the document.
@@ -30,7 +32,11 @@ export function useModalDialog(
     if (!dialog) return
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
     let unmounting = false
-    if (!dialog.open) dialog.showModal()
+    const show = () => {
+      dialog.showModal()
+      latest.current.onShown?.()
+    }
+    if (!dialog.open) show()
 
     const onCancel = (event: Event) => {
       event.preventDefault()
@@ -39,7 +45,7 @@ export function useModalDialog(
     // Chromium lets a page refuse Escape only once per user activation, then closes the dialog
     // anyway (the close-watcher rules). An owner that still renders it has refused: show it again.
     const onClose = () => {
-      if (!unmounting && dialog.isConnected) dialog.showModal()
+      if (!unmounting && dialog.isConnected) show()
     }
     // The backdrop is part of the element: a click whose press and release both landed on the
     // dialog itself (not on its content) is outside. A press inside dragged out is not.
@@ -49,7 +55,8 @@ export function useModalDialog(
     }
     const onClick = (event: MouseEvent) => {
       const outside = pressedOutside && event.target === dialog
-      if (outside && !ignoreClickAt.current?.(event.clientX, event.clientY)) request.current()
+      if (outside && !latest.current.ignoreClickAt?.(event.clientX, event.clientY))
+        request.current()
       pressedOutside = false
     }
     dialog.addEventListener('cancel', onCancel)

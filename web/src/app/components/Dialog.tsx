@@ -43,9 +43,8 @@ export function Dialog({
   const titleId = useId()
   const descriptionId = useId()
   const ref = useRef<HTMLDialogElement>(null)
-  useModalDialog(ref, onClose, { ignoreClickAt: isOverToast })
-  // After the dialog is shown (the hook's effect runs first): toasts go above it.
-  useLayoutEffect(() => raiseToasts(), [])
+  // Toasts go above the dialog each time it is shown, and a click on one is no backdrop click.
+  useModalDialog(ref, onClose, { ignoreClickAt: isOverToast, onShown: raiseToasts })
   // The browser focuses the first focusable element; a marked one goes first.
   useLayoutEffect(() => {
     ref.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus()
