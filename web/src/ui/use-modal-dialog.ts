@@ -38,14 +38,25 @@ export function useModalDialog(
     }
     if (!dialog.open) show()
 
+    let focusedBefore: Element | null = null
     const onCancel = (event: Event) => {
+      focusedBefore = document.activeElement
       event.preventDefault()
       request.current()
     }
     // Chromium lets a page refuse Escape only once per user activation, then closes the dialog
-    // anyway (the close-watcher rules). An owner that still renders it has refused: show it again.
+    // anyway (the close-watcher rules). An owner that still renders it has refused: show it again,
+    // with focus where it was (or on the dialog, when that is gone or disabled meanwhile).
     const onClose = () => {
-      if (!unmounting && dialog.isConnected) show()
+      if (unmounting || !dialog.isConnected) return
+      show()
+      const back = focusedBefore
+      const usable =
+        back instanceof HTMLElement &&
+        back !== dialog &&
+        dialog.contains(back) &&
+        !back.matches(':disabled')
+      ;(usable ? back : dialog).focus()
     }
     // The backdrop is part of the element: a click whose press and release both landed on the
     // dialog itself (not on its content) is outside. A press inside dragged out is not.

@@ -56,6 +56,8 @@ export function Dialog({
     <dialog
       ref={ref}
       role={role}
+      // Focusable itself, for when nothing inside can take focus (useModalDialog).
+      tabIndex={-1}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       className={cn(
