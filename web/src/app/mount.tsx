@@ -2,14 +2,22 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
+import { createPortal } from 'react-dom'
 import { createRoot } from 'react-dom/client'
 import { Toaster } from 'sonner'
 import { TOAST_DURATION, TOAST_LIMIT } from './lib/notify.ts'
 import { setUnauthorizedHandler } from './lib/session.ts'
-import { createAppRouter } from './router.tsx'
-import { clearAuth } from './stores/auth.ts'
+import { toastLayer } from './lib/toast-layer.ts'
+import { createAppRouter, type RouterAuth } from './router.tsx'
+import { clearAuth, isAuthenticated, useAuthStore } from './stores/auth.ts'
 import { applyTheme, useThemeStore } from './stores/ui.ts'
-import { createTrpcClient, trpc } from './trpc.ts'
+import { createTrpcClient, createTrpcUtils, trpc } from './trpc.ts'
+
+// What the router's guards ask of the stored auth, read when they run.
+const auth: RouterAuth = {
+  isAuthenticated: () => isAuthenticated(),
+  isSuperAdmin: () => useAuthStore.getState().user?.role === 'super_admin',
+}
 
 export function mountApp(el: HTMLElement): void {
   const queryClient = new QueryClient({
@@ -17,7 +25,12 @@ export function mountApp(el: HTMLElement): void {
       queries: { refetchOnWindowFocus: false },
     },
   })
-  const router = createAppRouter({ queryClient })
+  const trpcClient = createTrpcClient()
+  const router = createAppRouter({
+    queryClient,
+    trpc: createTrpcUtils(queryClient, trpcClient),
+    auth,
+  })
 
   // SPEC §4: a 401 on any call but login clears auth and goes to sign-in (not from /auth/).
   const onUnauthorized = () => {
@@ -28,7 +41,6 @@ export function mountApp(el: HTMLElement): void {
     void router.navigate({ to: '/auth/signin', search: { redirect: href }, replace: true })
   }
   setUnauthorizedHandler(onUnauthorized)
-  const trpcClient = createTrpcClient()
 
   applyTheme(useThemeStore.getState().isDarkMode)
 
@@ -44,9 +56,10 @@ export function mountApp(el: HTMLElement): void {
   )
 }
 
+// In the top layer, so that toasts show over a modal dialog too (lib/toast-layer.ts).
 function AppToaster() {
   const isDarkMode = useThemeStore((s) => s.isDarkMode)
-  return (
+  return createPortal(
     <Toaster
       position="top-center"
       visibleToasts={TOAST_LIMIT}
@@ -54,6 +67,7 @@ function AppToaster() {
       theme={isDarkMode ? 'dark' : 'light'}
       richColors
       closeButton
-    />
+    />,
+    toastLayer(),
   )
 }

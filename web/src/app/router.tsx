@@ -1,27 +1,33 @@
-// Routes of SPEC §2, code-based. Dashboard pages sit under a pathless layout whose beforeLoad
-// sends signed-out visitors to /auth/signin with the place they wanted in `redirect`.
+// Routes of SPEC §2, code-based. The router's context carries the query cache, the tRPC query
+// utilities and the auth state (mount.tsx). Dashboard pages sit under a pathless layout whose
+// beforeLoad sends signed-out visitors to /auth/signin with the place they wanted in `redirect`;
+// super admins' pages show 'Not allowed' to anyone else from their own beforeLoad.
 
+import { ACTIVITY_PAGE_SIZE } from '@shared/activity.ts'
 import { documentTitle } from '@shared/brand.ts'
 import type { QueryClient } from '@tanstack/react-query'
 import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
+  notFound,
   Outlet,
   redirect,
 } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
-import { ActivityPage } from './activity/ActivityPage.tsx'
-import { AdminsPage } from './admins/AdminsPage.tsx'
+import { ActivityNotAllowed, ActivityPage } from './activity/ActivityPage.tsx'
+import { ADMINS_STALE_MS, AdminsPage } from './admins/AdminsPage.tsx'
+import { NotAllowed } from './admins/NotAllowed.tsx'
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage.tsx'
 import { MissingResetToken, ResetPasswordPage } from './auth/ResetPasswordPage.tsx'
-import { safeRedirect } from './auth/redirect.ts'
+import { signInSearchSchema } from './auth/redirect.ts'
 import { SignInPage } from './auth/SignInPage.tsx'
 import { DashboardLayout } from './layout/DashboardLayout.tsx'
-import { OverviewPage } from './pages/OverviewPage.tsx'
+import { OverviewPage, STATS_STALE_MS } from './pages/OverviewPage.tsx'
 import { SitePage } from './site/SitePage.tsx'
-import { isAuthenticated } from './stores/auth.ts'
-import { ManagePage } from './videos/ManagePage.tsx'
+import { currentListInput } from './stores/video-store.ts'
+import type { TrpcUtils } from './trpc.ts'
+import { LIST_CACHE_MS, LIST_STALE_MS, ManagePage } from './videos/ManagePage.tsx'
 import { UploadPage } from './videos/UploadPage.tsx'
 
 const PublicPage = lazy(() =>
@@ -36,15 +42,18 @@ function LazyPublicPage() {
   )
 }
 
-export interface RouterContext {
-  queryClient: QueryClient
+/** The stored auth as the guards read it, at each navigation (it changes between them). */
+export interface RouterAuth {
+  /** A user and a token are stored (SPEC §3). */
+  isAuthenticated(): boolean
+  isSuperAdmin(): boolean
 }
 
-// `redirect` always set, to undefined when unsafe: the route's search is this object spread over
-// the raw one, so leaving the key out would keep the raw value.
-const signInSearch = (search: Record<string, unknown>): { redirect?: string } => ({
-  redirect: safeRedirect(search.redirect),
-})
+export interface RouterContext {
+  queryClient: QueryClient
+  trpc: TrpcUtils
+  auth: RouterAuth
+}
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Outlet,
@@ -62,25 +71,27 @@ const unknownRoute = createRoute({
   component: LazyPublicPage,
 })
 
-const redirectIfSignedIn = () => {
-  if (isAuthenticated()) throw redirect({ to: '/dashboard', replace: true })
-}
+// Both sign-in paths (SPEC §2) under one pathless route: one search schema, one guard.
+const signInLayout = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'sign-in',
+  validateSearch: signInSearchSchema,
+  beforeLoad: ({ context }) => {
+    if (context.auth.isAuthenticated()) throw redirect({ to: '/dashboard', replace: true })
+  },
+})
 
 const loginRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signInLayout,
   path: '/login',
   staticData: { title: 'Sign In' },
-  validateSearch: signInSearch,
-  beforeLoad: redirectIfSignedIn,
   component: SignInPage,
 })
 
 const signInRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signInLayout,
   path: '/auth/signin',
   staticData: { title: 'Sign In' },
-  validateSearch: signInSearch,
-  beforeLoad: redirectIfSignedIn,
   component: SignInPage,
 })
 
@@ -115,18 +126,34 @@ const legacyResetRoute = createRoute({
 const authedRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'authed',
-  beforeLoad: ({ location }) => {
-    if (!isAuthenticated()) {
+  beforeLoad: ({ context, location }) => {
+    if (!context.auth.isAuthenticated()) {
       throw redirect({ to: '/auth/signin', search: { redirect: location.href } })
     }
   },
   component: DashboardLayout,
 })
 
+// Super admins' pages. Anyone else who types the URL sees the route's 'Not allowed' in place:
+// notFound() renders the route's notFoundComponent inside the layout, where a thrown error
+// would go through an error boundary, which React reports as a console error. The server
+// refuses them too (superAdminProcedure), and the pages show the same on a 403.
+const superAdminOnly = ({ context }: { context: RouterContext }) => {
+  if (!context.auth.isSuperAdmin()) throw notFound()
+}
+
+// Loaders start the page's queries, with the page's own options, and do not wait for them: a
+// hover preload (defaultPreload: 'intent') fetches the data before the click, and the page still
+// shows its own loading and error states (SPEC §2: skeleton, spinner, 'Error'), which a loader
+// that awaited would replace with the router's.
+
 const overviewRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard',
   staticData: { title: 'Dashboard' },
+  loader: ({ context }) => {
+    void context.trpc.videos.stats.prefetch(undefined, { staleTime: STATS_STALE_MS })
+  },
   component: OverviewPage,
 })
 const uploadRoute = createRoute({
@@ -139,32 +166,53 @@ const manageRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard/manage',
   staticData: { title: 'Manage Videos' },
+  loader: ({ context }) => {
+    // The page shown is kept in 'video-store' (SPEC §3), not in the URL.
+    void context.trpc.videos.list.prefetch(currentListInput(), {
+      staleTime: LIST_STALE_MS,
+      gcTime: LIST_CACHE_MS,
+    })
+  },
   component: ManagePage,
 })
 const adminsRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard/admins',
   staticData: { title: 'Admin Management' },
+  beforeLoad: superAdminOnly,
+  loader: ({ context }) => {
+    void context.trpc.admins.list.prefetch(undefined, { staleTime: ADMINS_STALE_MS })
+  },
   component: AdminsPage,
+  notFoundComponent: () => <NotAllowed />,
 })
 
 const siteRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard/site',
   staticData: { title: 'Site' },
+  loader: ({ context }) => {
+    void context.trpc.site.get.prefetch()
+  },
   component: SitePage,
 })
 const activityRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/dashboard/activity',
   staticData: { title: 'Activity' },
+  beforeLoad: superAdminOnly,
+  loader: ({ context }) => {
+    // The first page, unfiltered: what the page opens with.
+    void context.trpc.activity.list.prefetch({ page: 1, limit: ACTIVITY_PAGE_SIZE })
+    void context.trpc.activity.people.prefetch()
+  },
   component: ActivityPage,
+  notFoundComponent: ActivityNotAllowed,
 })
 
 const routeTree = rootRoute.addChildren([
   indexRoute,
-  loginRoute,
-  signInRoute,
+  signInLayout.addChildren([loginRoute, signInRoute]),
   forgotRoute,
   resetRoute,
   resetNoTokenRoute,
@@ -185,6 +233,9 @@ export function createAppRouter(context: RouterContext) {
     routeTree,
     context,
     defaultPreload: 'intent',
+    // Loaders only start queries; React Query decides what is fresh, so the router keeps no
+    // preloaded result of its own (TanStack Router's advice for an external cache).
+    defaultPreloadStaleTime: 0,
     scrollRestoration: true,
   })
   // The tab names the page and the studio (src/schemas/brand.ts); a route without a title is the

@@ -1,7 +1,9 @@
 // The typed tRPC hooks and the client: Bearer token on every call, and one place that reacts
 // to a 401 (SPEC §4: clear auth and go to sign-in, except for the login call itself).
+
+import type { QueryClient } from '@tanstack/react-query'
 import { httpBatchLink, type OperationContext, type TRPCLink } from '@trpc/client'
-import { createTRPCReact } from '@trpc/react-query'
+import { createTRPCQueryUtils, createTRPCReact } from '@trpc/react-query'
 import { observable } from '@trpc/server/observable'
 import type { AppRouter } from '../api.ts'
 import { toClientError } from './lib/errors.ts'
@@ -58,3 +60,16 @@ export function createTrpcClient() {
     ],
   })
 }
+
+/**
+ * The query utilities outside React (the router's loaders): the same query keys and cache as
+ * the hooks, so a loader's prefetch is what a page's query then finds.
+ */
+export function createTrpcUtils(
+  queryClient: QueryClient,
+  client: ReturnType<typeof createTrpcClient>,
+) {
+  return createTRPCQueryUtils<AppRouter>({ queryClient, client })
+}
+
+export type TrpcUtils = ReturnType<typeof createTrpcUtils>

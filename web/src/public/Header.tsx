@@ -1,11 +1,12 @@
 // Fixed header: section nav, translucent after 50 px of scroll, slide-in menu below 768 px.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { BRAND, BrandMark, BrandName } from '../brand/Brand.tsx'
+import { MOBILE_QUERY } from '../ui/breakpoint.ts'
+import { useScrollLock } from '../ui/use-scroll-lock.ts'
 import { nav } from './content.ts'
 import { SectionLink } from './SectionLink.tsx'
 
 const SCROLLED_AFTER_PX = 50 // SPEC §9
-const DESKTOP_QUERY = '(min-width: 768px)' // SPEC §9 mobile breakpoint
 
 function useScrolledPast(threshold: number): boolean {
   const [scrolled, setScrolled] = useState(false)
@@ -25,17 +26,9 @@ export function Header({ away = false }: { away?: boolean }) {
   const toggleRef = useRef<HTMLButtonElement>(null)
   const panelRef = useRef<HTMLDivElement>(null)
 
-  // Lock page scroll while the menu is open; layout effect so it is undone before the
-  // section scroll that follows choosing an item starts.
-  useLayoutEffect(() => {
-    if (!menuOpen) return
-    const root = document.documentElement
-    const previous = root.style.overflow
-    root.style.overflow = 'hidden'
-    return () => {
-      root.style.overflow = previous
-    }
-  }, [menuOpen])
+  // SPEC §2: the open menu locks page scroll (released before the section scroll that follows
+  // choosing an item starts).
+  useScrollLock(menuOpen)
 
   useEffect(() => {
     if (!menuOpen) return
@@ -51,17 +44,18 @@ export function Header({ away = false }: { away?: boolean }) {
       setMenuOpen(false)
       toggleRef.current?.focus()
     }
-    const desktop = window.matchMedia(DESKTOP_QUERY)
-    const onBreakpoint = () => desktop.matches && setMenuOpen(false)
+    // Widened past the breakpoint: the menu is gone, so is its state.
+    const mobile = window.matchMedia(MOBILE_QUERY)
+    const onBreakpoint = () => !mobile.matches && setMenuOpen(false)
     document.addEventListener('pointerdown', onOutside)
     document.addEventListener('focusin', onOutside)
     document.addEventListener('keydown', onKeyDown)
-    desktop.addEventListener('change', onBreakpoint)
+    mobile.addEventListener('change', onBreakpoint)
     return () => {
       document.removeEventListener('pointerdown', onOutside)
       document.removeEventListener('focusin', onOutside)
       document.removeEventListener('keydown', onKeyDown)
-      desktop.removeEventListener('change', onBreakpoint)
+      mobile.removeEventListener('change', onBreakpoint)
     }
   }, [menuOpen])
 

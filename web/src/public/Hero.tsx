@@ -1,4 +1,5 @@
 // Hero: the studio's line over an art-directed image (SPEC §2: a different image below 768 px).
+import { MOBILE_QUERY } from '../ui/breakpoint.ts'
 import { ArrowDownIcon } from './icons.tsx'
 import { keyed } from './keys.ts'
 import { SectionLink } from './SectionLink.tsx'
@@ -29,13 +30,13 @@ export function Hero({ hero }: { hero: PublicSite['hero'] | null }) {
       {wide && narrow && fallback ? (
         <picture>
           <source
-            media="(max-width: 767px)"
+            media={MOBILE_QUERY}
             type="image/avif"
             srcSet={srcset(narrow, 'image/avif')}
             sizes="100vw"
           />
           <source
-            media="(max-width: 767px)"
+            media={MOBILE_QUERY}
             type="image/webp"
             srcSet={srcset(narrow, 'image/webp')}
             sizes="100vw"

@@ -1,7 +1,8 @@
 // Below 768 px a chosen video plays in this modal: native controls, autoplay, a close button,
 // Escape and outside tap to close, focus kept inside and given back to the tile afterwards.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useAttachedStream } from '../player/use-stream.ts'
+import { useModalDialog } from '../ui/use-modal-dialog.ts'
 import { CloseIcon, Spinner } from './icons.tsx'
 import { isInterruptedPlay, logPlayFailure, playWithSoundIfAllowed } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
@@ -17,27 +18,16 @@ export function VideoModal({ video, onClose }: Props) {
   const onCloseRef = useRef(onClose)
   onCloseRef.current = onClose
 
-  useLayoutEffect(() => {
-    const root = document.documentElement
-    const previous = root.style.overflow
-    root.style.overflow = 'hidden'
-    return () => {
-      root.style.overflow = previous
-    }
-  }, [])
+  useModalDialog(dialogRef, onClose)
 
   useEffect(() => {
-    const dialog = dialogRef.current
     const player = videoRef.current
-    if (!dialog || !player) return
-    // showModal() gives the top layer, an inert page behind and Escape as a `cancel` event.
-    if (!dialog.open) dialog.showModal()
+    if (!player) return
     closeRef.current?.focus()
     closed.current = false
     return () => {
       closed.current = true
       player.pause()
-      if (dialog.open) dialog.close()
     }
   }, [])
 
@@ -51,17 +41,9 @@ export function VideoModal({ video, onClose }: Props) {
   })
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the click is the outside-tap close; Escape and the close button cover the keyboard
     <dialog
       ref={dialogRef}
       aria-label={video.title}
-      onCancel={(event) => {
-        event.preventDefault()
-        onClose()
-      }}
-      onClick={(event) => {
-        if (event.target === event.currentTarget) onClose()
-      }}
       className="m-0 h-dvh max-h-none w-screen max-w-none bg-black p-0 text-paper backdrop:bg-black/80"
     >
       <div className="flex h-full flex-col">

@@ -4,8 +4,9 @@ import { useEffect, useRef, useState } from 'react'
 import { type AttachedStream, attachStream } from '../player/attach.ts'
 import { prefetchHls } from '../player/load-hls.ts'
 import { needsHlsJs } from '../player/streams.ts'
+import { isMobileViewport } from '../ui/breakpoint.ts'
 import { CloseIcon, LinkIcon, PlayIcon, Spinner } from './icons.tsx'
-import { canPreviewOnHover, isInterruptedPlay, isMobileViewport, logPlayFailure } from './media.ts'
+import { canPreviewOnHover, isInterruptedPlay, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
 
 type TileState = 'idle' | 'loading' | 'playing'
@@ -121,6 +122,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     const frame = frameRef.current
     const player = videoRef.current
     if (!frame || !player) return
+    // SPEC §2: below 768 px a video opens in a modal instead of going fullscreen.
     if (isMobileViewport()) {
       onOpenModal(video, buttonRef.current ?? frame)
       return

@@ -1,11 +1,5 @@
 // Small browser helpers shared by the work grid's players.
-
-/** SPEC §9: below 768 px a video opens in a modal instead of going fullscreen. */
-export const MOBILE_QUERY = '(max-width: 767px)'
-
-export function isMobileViewport(): boolean {
-  return window.matchMedia(MOBILE_QUERY).matches
-}
+import { isMobileViewport } from '../ui/breakpoint.ts'
 
 /** SPEC §8: a failed play is only logged; the caller returns the tile to idle. */
 export function logPlayFailure(title: string, error: unknown): void {

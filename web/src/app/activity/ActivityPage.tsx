@@ -1,5 +1,6 @@
 // Activity (issue 16 item 5): what admins did, newest first, filtered by person and kind. Super
-// admins only; the server enforces it (activity.list is a superAdminProcedure).
+// admins only: the route's beforeLoad shows ActivityNotAllowed to anyone else (router.tsx), and
+// the server enforces it (activity.list is a superAdminProcedure).
 
 import { ACTIVITY_PAGE_SIZE, type ActivityKind, activityKinds } from '@shared/activity.ts'
 import { keepPreviousData } from '@tanstack/react-query'
@@ -9,20 +10,17 @@ import { PageHeader } from '../components/PageHeader.tsx'
 import { Card, inputStyles, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
-import { useAuthStore } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 import { Pagination } from '../videos/Pagination.tsx'
 
 const NOT_ALLOWED = 'Only a super admin can see the activity log.'
 const kindLabel = (kind: string) => activityKinds[kind as ActivityKind] ?? kind
 
-export function ActivityPage() {
-  const role = useAuthStore((s) => s.user?.role)
-  if (role !== 'super_admin') return <NotAllowed message={NOT_ALLOWED} />
-  return <ActivityScreen />
+export function ActivityNotAllowed() {
+  return <NotAllowed message={NOT_ALLOWED} />
 }
 
-function ActivityScreen() {
+export function ActivityPage() {
   const [page, setPage] = useState(1)
   const [actor, setActor] = useState('')
   const [kind, setKind] = useState('')
@@ -39,8 +37,7 @@ function ActivityScreen() {
   const personId = useId()
   const kindId = useId()
 
-  if (list.isError && toClientError(list.error).kind === 'forbidden')
-    return <NotAllowed message={NOT_ALLOWED} />
+  if (list.isError && toClientError(list.error).kind === 'forbidden') return <ActivityNotAllowed />
 
   const filter = (set: (value: string) => void) => (e: React.ChangeEvent<HTMLSelectElement>) => {
     set(e.target.value)

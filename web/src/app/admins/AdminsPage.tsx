@@ -1,4 +1,5 @@
-// Admin Management (SPEC §2, §4, §8): list, create, optimistic edit, delete.
+// Admin Management (SPEC §2, §4, §8): list, create, optimistic edit, delete. Super admins only:
+// the route's beforeLoad shows NotAllowed to anyone else (router.tsx), as the page does on a 403.
 import { useState } from 'react'
 import type { Admin } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
@@ -6,7 +7,6 @@ import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, Card, Icons, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
-import { useAuthStore } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
 import { CreateAdminForm, EditAdminForm, showAdminError } from './AdminForms.tsx'
 import { NotAllowed } from './NotAllowed.tsx'
@@ -17,12 +17,6 @@ const FIELDS = ['username', 'email', 'password'] as const
 type Modal = { kind: 'create' } | { kind: 'edit'; admin: Admin } | { kind: 'delete'; admin: Admin }
 
 export function AdminsPage() {
-  const role = useAuthStore((s) => s.user?.role)
-  if (role !== 'super_admin') return <NotAllowed />
-  return <AdminsScreen />
-}
-
-function AdminsScreen() {
   const utils = trpc.useUtils()
   const admins = trpc.admins.list.useQuery(undefined, { staleTime: ADMINS_STALE_MS })
   const [modal, setModal] = useState<Modal | null>(null)

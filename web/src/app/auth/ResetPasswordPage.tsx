@@ -1,7 +1,7 @@
 // Set a new password from an e-mailed link (SPEC §2, §4, §8).
 import { zodResolver } from '@hookform/resolvers/zod'
 import { msg, resetPasswordFormSchema } from '@shared/index.ts'
-import { Link, useNavigate, useParams } from '@tanstack/react-router'
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { toClientError } from '../lib/errors.ts'
@@ -20,9 +20,11 @@ export function MissingResetToken() {
   return null
 }
 
+const resetRoute = getRouteApi('/auth/reset-password/$token')
+
 export function ResetPasswordPage() {
-  const { token } = useParams({ strict: false }) as { token?: string }
-  if (!token?.trim()) return <MissingResetToken />
+  const { token } = resetRoute.useParams()
+  if (!token.trim()) return <MissingResetToken />
   return <ResetPasswordForm token={token} />
 }
 

@@ -2,7 +2,7 @@
 // The target is checked where it is followed, whatever the route's search let through.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { loginSchema } from '@shared/index.ts'
-import { Link, useRouter, useSearch } from '@tanstack/react-router'
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router'
 import { useForm } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'
 import { toClientError } from '../lib/errors.ts'
@@ -19,9 +19,12 @@ export function signInErrorMessage(err: unknown): string {
   return e.message || 'Login failed'
 }
 
+// /login and /auth/signin share this pathless parent and its search schema (router.tsx).
+const signInRoutes = getRouteApi('/sign-in')
+
 export function SignInPage() {
   const router = useRouter()
-  const search = useSearch({ strict: false }) as { redirect?: string }
+  const search = signInRoutes.useSearch()
   const login = trpc.auth.login.useMutation()
   const {
     register,

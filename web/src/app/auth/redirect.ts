@@ -1,4 +1,5 @@
 // Where sign-in may send the visitor afterwards.
+import { z } from 'zod'
 
 // Any origin that is not a real one: a redirect that resolves against it to another origin
 // ("//evil.example", "/\\evil.example", "https://…") leaves the site.
@@ -20,3 +21,12 @@ export function safeRedirect(value: unknown): string | undefined {
   // "/.//evil.example" resolves here to the path "//evil.example", which leaves when followed.
   return url.origin === HERE && !path.startsWith('//') ? path : undefined
 }
+
+/**
+ * The sign-in routes' search (validateSearch): `redirect` is what safeRedirect makes of it. The
+ * key stays when it was there, as undefined when refused: the router lays the validated search
+ * over the raw one, so a missing key would let the raw value through.
+ */
+export const signInSearchSchema = z.object({
+  redirect: z.unknown().optional().transform(safeRedirect),
+})

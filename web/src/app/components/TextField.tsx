@@ -1,17 +1,15 @@
 // A labelled input wired to react-hook-form, with its error announced and linked.
-import { forwardRef, type InputHTMLAttributes, useId } from 'react'
+import { type ComponentProps, useId } from 'react'
 import { FieldError, inputStyles } from './ui.tsx'
 
-type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+/** An input's props (`ref` included, as React 19 passes it) with a label, an error and a hint. */
+type TextFieldProps = ComponentProps<'input'> & {
   label: string
   error?: string
   hint?: string
 }
 
-export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
-  { label, error, hint, id, className = '', ...rest },
-  ref,
-) {
+export function TextField({ label, error, hint, id, className, ref, ...rest }: TextFieldProps) {
   const autoId = useId()
   const inputId = id ?? autoId
   const errorId = `${inputId}-error`
@@ -37,4 +35,4 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
       <FieldError id={errorId} message={error} />
     </div>
   )
-})
+}

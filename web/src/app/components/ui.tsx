@@ -1,5 +1,6 @@
 // Small shared pieces: buttons, fields, spinner, progress bar, icons.
 import type { ButtonHTMLAttributes, ReactNode, SVGProps } from 'react'
+import { cn } from '../lib/cn.ts'
 
 const buttonBase =
   'inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500 disabled:cursor-not-allowed disabled:opacity-50'
@@ -16,13 +17,8 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: keyof typeof buttonStyles
 }
 
-export function Button({
-  variant = 'primary',
-  className = '',
-  type = 'button',
-  ...rest
-}: ButtonProps) {
-  return <button type={type} className={`${buttonStyles[variant]} ${className}`} {...rest} />
+export function Button({ variant = 'primary', className, type = 'button', ...rest }: ButtonProps) {
+  return <button type={type} className={cn(buttonStyles[variant], className)} {...rest} />
 }
 
 export const inputStyles =
@@ -37,12 +33,15 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
   )
 }
 
-export function Spinner({ label = 'Loading', className = 'size-8' }) {
+export function Spinner({ label = 'Loading', className }: { label?: string; className?: string }) {
   return (
     <span role="status" className="inline-flex items-center justify-center">
       <span
         aria-hidden="true"
-        className={`${className} animate-spin rounded-full border-2 border-zinc-300 border-t-amber-500 dark:border-ink-700 dark:border-t-accent`}
+        className={cn(
+          'size-8 animate-spin rounded-full border-2 border-zinc-300 border-t-amber-500 dark:border-ink-700 dark:border-t-accent',
+          className,
+        )}
       />
       <span className="sr-only">{label}</span>
     </span>
@@ -74,10 +73,13 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
   )
 }
 
-export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {
+export function Card({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <div
-      className={`rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-ink-700 dark:bg-ink-900 ${className}`}
+      className={cn(
+        'rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-ink-700 dark:bg-ink-900',
+        className,
+      )}
     >
       {children}
     </div>

@@ -3,9 +3,9 @@
 import { Link } from '@tanstack/react-router'
 import { type RefObject, useRef } from 'react'
 import { BrandName, BrandTile } from '../../brand/Brand.tsx'
+import { useIsMobile } from '../../ui/breakpoint.ts'
 import { Icons } from '../components/ui.tsx'
 import { useDismiss } from '../lib/use-dismiss.ts'
-import { SMALL_SCREEN, useMediaQuery } from '../lib/use-media-query.ts'
 import { SiteIcons } from '../site/icons.tsx'
 import { useAuthStore } from '../stores/auth.ts'
 import { useSidebarStore } from '../stores/ui.ts'
@@ -28,7 +28,7 @@ export function Sidebar({ toggleRef }: { toggleRef: RefObject<HTMLButtonElement 
   const expanded = useSidebarStore((s) => s.expanded)
   const mobileOpen = useSidebarStore((s) => s.mobileOpen)
   const panel = useRef<HTMLElement>(null)
-  const small = useMediaQuery(SMALL_SCREEN)
+  const small = useIsMobile()
   const close = () => useSidebarStore.setState({ mobileOpen: false })
 
   useDismiss(mobileOpen, [panel, toggleRef], (reason) => {

@@ -1,17 +1,23 @@
 // Form pieces of the Site page: a labelled textarea, and the small icon buttons of its lists.
-import { forwardRef, type ReactNode, type TextareaHTMLAttributes, useId } from 'react'
+import { type ComponentProps, type ReactNode, useId } from 'react'
 import { buttonStyles, FieldError, Icons, inputStyles } from '../components/ui.tsx'
 
-type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+type TextAreaProps = ComponentProps<'textarea'> & {
   label: string
   error?: string
   labelHidden?: boolean
 }
 
-export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField(
-  { label, error, labelHidden, id, className = '', rows = 3, ...rest },
+export function TextAreaField({
+  label,
+  error,
+  labelHidden,
+  id,
+  className,
+  rows = 3,
   ref,
-) {
+  ...rest
+}: TextAreaProps) {
   const autoId = useId()
   const inputId = id ?? autoId
   return (
@@ -34,7 +40,7 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaProps>(func
       <FieldError id={`${inputId}-error`} message={error} />
     </div>
   )
-})
+}
 
 export function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (

@@ -17,7 +17,7 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
       onClose={onClose}
       size="full"
       hideTitle
-      className="bg-black! text-white!"
+      className="bg-black text-white dark:bg-black dark:text-white"
     >
       <div className="flex h-full flex-col">
         <div className="flex items-center gap-3 px-4 py-3">

@@ -23,6 +23,7 @@ import { CSS } from '@dnd-kit/utilities'
 import type { ReactNode } from 'react'
 import type { Video } from '../../api.ts'
 import { Icons } from '../components/ui.tsx'
+import { cn } from '../lib/cn.ts'
 import { formatDate } from '../lib/format.ts'
 import { ProcessingStatus } from './ProcessingStatus.tsx'
 
@@ -171,7 +172,10 @@ function Thumb({
       type="button"
       onClick={() => onPlay(video)}
       aria-label={`Play ${video.title}`}
-      className={`group relative shrink-0 overflow-hidden rounded-md bg-zinc-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500 dark:bg-ink-800 ${className}`}
+      className={cn(
+        'group relative shrink-0 overflow-hidden rounded-md bg-zinc-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500 dark:bg-ink-800',
+        className,
+      )}
     >
       <img src={video.thumbnailUrl} alt="" loading="lazy" className="size-full object-cover" />
       <span className="absolute inset-0 flex items-center justify-center bg-black/0 text-white opacity-0 transition group-hover:bg-black/40 group-hover:opacity-100 group-focus-visible:bg-black/40 group-focus-visible:opacity-100">
