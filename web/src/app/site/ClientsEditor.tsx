@@ -1,25 +1,11 @@
 // The client logo list: name (the logo's alt text), logo, remove, and reordering by drag and drop
 // with the mouse, touch or keyboard (dnd-kit: focus a handle, Space to lift, arrows to move,
 // Space to drop, Escape to cancel), each move announced by the client's name.
-import {
-  type Announcements,
-  closestCenter,
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core'
-import {
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable'
+import { useSortable } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import { type SiteForm, type SiteImage, siteLimits } from '@shared/site.ts'
 import { type Control, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form'
+import { SortableList } from '../components/SortableList.tsx'
 import { TextField } from '../components/TextField.tsx'
 import { AddButton, RemoveButton } from './fields.tsx'
 import { ImageField } from './ImageField.tsx'
@@ -36,74 +22,39 @@ export function ClientsEditor({ form, images, addImage, onBusyChange }: Props) {
   const { control, register, setValue, formState } = form
   const { fields, append, remove, move } = useFieldArray({ control, name: 'clients' })
   const names = useWatch({ control, name: 'clients' })
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  )
   const errors = formState.errors.clients
 
-  const indexOf = (id: unknown) => fields.findIndex((f) => f.id === id)
-  const nameOf = (id: unknown) => names?.[indexOf(id)]?.name || 'this client'
-  const position = (id: unknown) => `position ${indexOf(id) + 1} of ${fields.length}`
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${nameOf(active.id)}, at ${position(active.id)}.`,
-    onDragOver: ({ active, over }) =>
-      over
-        ? `${nameOf(active.id)} moved to ${position(over.id)}.`
-        : `${nameOf(active.id)} is outside the list.`,
-    onDragEnd: ({ active, over }) =>
-      over
-        ? `${nameOf(active.id)} dropped at ${position(over.id)}.`
-        : `${nameOf(active.id)} dropped.`,
-    onDragCancel: ({ active }) => `Moving ${nameOf(active.id)} cancelled.`,
-  }
-
-  function onDragEnd({ active, over }: DragEndEvent) {
-    if (!over || active.id === over.id) return
-    move(indexOf(active.id), indexOf(over.id))
-  }
+  const ids = fields.map((f) => f.id)
+  const nameOf = (id: string) => names?.[ids.indexOf(id)]?.name || 'this client'
 
   return (
     <div>
-      <DndContext
-        sensors={sensors}
-        collisionDetection={closestCenter}
-        onDragEnd={onDragEnd}
-        accessibility={{
-          announcements,
-          screenReaderInstructions: {
-            draggable:
-              'To move a client, press Space or Enter, move it with the arrow keys, then press Space or Enter again to drop it, or Escape to cancel.',
-          },
-        }}
-      >
-        <SortableContext items={fields.map((f) => f.id)} strategy={verticalListSortingStrategy}>
-          <ol aria-label="Clients, in the order the page shows them" className="space-y-2">
-            {fields.map((field, index) => (
-              <ClientRow
-                key={field.id}
-                id={field.id}
-                index={index}
-                control={control}
-                name={names?.[index]?.name ?? ''}
-                image={images[names?.[index]?.logo ?? '']}
-                nameField={register(`clients.${index}.name`)}
-                nameError={errors?.[index]?.name?.message}
-                logoError={errors?.[index]?.logo?.message}
-                onLogo={(image) => {
-                  addImage(image)
-                  setValue(`clients.${index}.logo`, image.id, {
-                    shouldDirty: true,
-                    shouldValidate: formState.isSubmitted,
-                  })
-                }}
-                onRemove={() => remove(index)}
-                onBusyChange={onBusyChange}
-              />
-            ))}
-          </ol>
-        </SortableContext>
-      </DndContext>
+      <SortableList ids={ids} nameOf={nameOf} noun="a client" onMove={move}>
+        <ol aria-label="Clients, in the order the page shows them" className="space-y-2">
+          {fields.map((field, index) => (
+            <ClientRow
+              key={field.id}
+              id={field.id}
+              index={index}
+              control={control}
+              name={names?.[index]?.name ?? ''}
+              image={images[names?.[index]?.logo ?? '']}
+              nameField={register(`clients.${index}.name`)}
+              nameError={errors?.[index]?.name?.message}
+              logoError={errors?.[index]?.logo?.message}
+              onLogo={(image) => {
+                addImage(image)
+                setValue(`clients.${index}.logo`, image.id, {
+                  shouldDirty: true,
+                  shouldValidate: formState.isSubmitted,
+                })
+              }}
+              onRemove={() => remove(index)}
+              onBusyChange={onBusyChange}
+            />
+          ))}
+        </ol>
+      </SortableList>
       {errors?.root?.message || errors?.message ? (
         <p role="alert" className="mt-2 text-red-600 text-sm dark:text-red-400">
           {errors.root?.message ?? errors.message}

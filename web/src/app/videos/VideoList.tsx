@@ -2,26 +2,11 @@
 // are put in the public order by drag and drop, with the mouse, touch or keyboard (dnd-kit: focus
 // a row's handle, Space to lift, arrows to move, Space to drop, Escape to cancel), and each has
 // its 'Published' switch.
-import {
-  type Announcements,
-  closestCenter,
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core'
-import {
-  arrayMove,
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable'
+import { arrayMove, useSortable } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import type { ReactNode } from 'react'
 import type { Video } from '../../api.ts'
+import { SortableList } from '../components/SortableList.tsx'
 import { Icons } from '../components/ui.tsx'
 import { cn } from '../lib/cn.ts'
 import { formatDate } from '../lib/format.ts'
@@ -45,52 +30,22 @@ interface VideoListProps {
   publishing: readonly string[]
 }
 
-/** Sortable rows and cards: one DndContext per layout, so the two never share ids. */
+/** Sortable rows and cards: one list per layout, so the two never share ids. */
 function Sortable({
   videos,
   onReorder,
   children,
 }: Pick<VideoListProps, 'videos' | 'onReorder'> & { children: ReactNode }) {
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  )
   const ids = videos.map((v) => v._id)
-  const titleOf = (id: unknown) => videos.find((v) => v._id === id)?.title ?? 'this video'
-  const position = (id: unknown) => `position ${ids.indexOf(String(id)) + 1} of ${ids.length}`
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${titleOf(active.id)}, at ${position(active.id)}.`,
-    onDragOver: ({ active, over }) =>
-      over
-        ? `${titleOf(active.id)} moved to ${position(over.id)}.`
-        : `${titleOf(active.id)} is outside the list.`,
-    onDragEnd: ({ active, over }) =>
-      over
-        ? `${titleOf(active.id)} dropped at ${position(over.id)}.`
-        : `${titleOf(active.id)} dropped.`,
-    onDragCancel: ({ active }) => `Moving ${titleOf(active.id)} cancelled.`,
-  }
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over || active.id === over.id) return
-    onReorder(arrayMove(ids, ids.indexOf(String(active.id)), ids.indexOf(String(over.id))))
-  }
   return (
-    <DndContext
-      sensors={sensors}
-      collisionDetection={closestCenter}
-      onDragEnd={onDragEnd}
-      accessibility={{
-        announcements,
-        screenReaderInstructions: {
-          draggable:
-            'To move a video in the public order, press Space or Enter, move it with the arrow keys, then press Space or Enter again to drop it, or Escape to cancel.',
-        },
-      }}
+    <SortableList
+      ids={ids}
+      nameOf={(id) => videos.find((v) => v._id === id)?.title ?? 'this video'}
+      noun="a video in the public order"
+      onMove={(from, to) => onReorder(arrayMove(ids, from, to))}
     >
-      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
-        {children}
-      </SortableContext>
-    </DndContext>
+      {children}
+    </SortableList>
   )
 }
 
