@@ -8,9 +8,9 @@ import { request } from 'node:http'
 import { loadavg } from 'node:os'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { videos } from '../db/schema.ts'
-import { startServer } from '../e2e/support/server.ts'
 import { openDatabase } from '../src/database.ts'
-import { createTestDatabase } from '../tests/helpers/database.ts'
+import { createTestDatabase } from '../testkit/database.ts'
+import { startServer } from '../testkit/server.ts'
 import { ensureWrk, wrk } from './wrk.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)

@@ -2,8 +2,9 @@
 // persistence, and what a plain admin sees — in Chromium against the real built server.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, openPage } from './support/browser.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser

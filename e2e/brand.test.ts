@@ -5,11 +5,12 @@
 // every screen go to e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
-import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
+import { openPage, openSignedInPage } from './support/browser.ts'
 import { renderedFonts } from './support/fonts.ts'
 import { saveScreenshot, type Theme } from './support/screenshots.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 import { storeTheme } from './support/theme.ts'
 
 const NAME = 'Halftone Studio'

@@ -2,8 +2,9 @@
 // create, optimistic edit (and its roll-back), delete, accessible dialogs, small screens.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, openSignedInPage } from './support/browser.ts'
-import { ADMIN_EMAIL, type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { ADMIN_EMAIL, type E2EServer, startServer } from '../testkit/server.ts'
+import { openSignedInPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser

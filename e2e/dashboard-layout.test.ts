@@ -6,11 +6,12 @@
 // Screenshots: admins-*.png, edit-video-files-*.png, toast-error-*.png.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { type Fixtures, fixtures } from '../tests/fixtures/media.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { ADMIN_EMAIL, type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
-import { launchBrowser, openSignedInPage } from './support/browser.ts'
+import { openSignedInPage } from './support/browser.ts'
 import { saveScreenshot, type Theme } from './support/screenshots.ts'
-import { ADMIN_EMAIL, type E2EServer, startServer } from './support/server.ts'
 import { storeTheme } from './support/theme.ts'
 
 const SIZES = [

@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { makeSampleMedia, seedVideos } from '../bench/lighthouse-fixtures.ts'
-import { launchBrowser, openPage } from './support/browser.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage } from './support/browser.ts'
 import { renderedFonts } from './support/fonts.ts'
 import { recordResponses, throttle } from './support/network.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 
 const SEEDED = 6
 const TEST_TIMEOUT = 90_000

@@ -3,8 +3,9 @@
 // and on the way no request is answered 401 and nothing is logged as an error.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, openSignedInPage } from './support/browser.ts'
-import { type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openSignedInPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser

@@ -5,10 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core'
-import { makeSampleMedia, seedVideos } from '../bench/lighthouse-fixtures.ts'
-import { launchBrowser, openPage } from './support/browser.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage } from './support/browser.ts'
 import { DIST, dashboardChunks, hlsChunk, initialFiles } from './support/manifest.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 
 const SEEDED = 7 // three rows at three columns, the last one short
 const TEST_TIMEOUT = 30_000

@@ -2,9 +2,10 @@
 // page and in the dashboard (React escapes them; the CSP would block inline script anyway).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { fixtures } from '../tests/fixtures/media.ts'
-import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
-import { type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { fixtures } from '../testkit/media.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage, openSignedInPage } from './support/browser.ts'
 
 const TITLE = '<img src=x onerror="window.__xss=1">Pwn'
 const DESCRIPTION = '<script>window.__xss=2</script><b>bold</b>'

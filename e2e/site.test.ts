@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
-import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
+import { openPage, openSignedInPage } from './support/browser.ts'
 import { saveScreenshot, type Theme } from './support/screenshots.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 import { storeTheme } from './support/theme.ts'
 
 let server: E2EServer

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { launchBrowser, openPage } from './support/browser.ts'
-import { type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser

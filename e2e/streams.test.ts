@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page, Request } from 'playwright-core'
-import { makeSampleMedia, type SampleVideo, seedVideos } from '../bench/lighthouse-fixtures.ts'
-import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { makeSampleMedia, type SampleVideo, seedVideos } from '../testkit/sample-videos.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage, openSignedInPage } from './support/browser.ts'
 import { hlsChunk, initialFiles } from './support/manifest.ts'
 import { saveScreenshot } from './support/screenshots.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 
 const TEST_TIMEOUT = 60_000
 

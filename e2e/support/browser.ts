@@ -1,24 +1,6 @@
-// Debian's Chromium through playwright-core (no browser downloads here). Every page records
+// Pages for the browser tests (the browser itself: testkit/browser.ts). Every page records
 // console errors and uncaught exceptions; `assertClean()` fails a test that produced any.
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-dev-shm-usage',
-      // Playback starts from a click in these tests; a busy machine must not turn that into a
-      // refused autoplay.
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  })
-}
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 
 export type TrackedPage = {
   page: Page

@@ -7,7 +7,7 @@ import { appRouter } from '../../src/routers/index.ts'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
 import { createContext } from '../../src/trpc.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
 
 let t: TestApp
