@@ -144,7 +144,7 @@ for (const theme of THEMES) {
       test(
         'sign-in, forgot and reset carry the name and mark, the public faces and colours, SPEC texts, no axe violations',
         async () => {
-          const { page, context, assertClean } = await openPage(browser, {
+          const { page, context } = await openPage(browser, {
             ...size,
             baseURL: server.url,
           })
@@ -192,7 +192,6 @@ for (const theme of THEMES) {
             await page.getByRole('alert').first().waitFor()
             await expectNoAxeViolations(page)
           }
-          assertClean()
           await context.close()
         },
         TEST_TIMEOUT,
@@ -202,12 +201,7 @@ for (const theme of THEMES) {
         'the dashboard sidebar shows the name and mark, collapsed the mark alone; titles name the studio',
         async () => {
           const session = await server.apiLogin()
-          const { page, context, assertClean } = await openSignedInPage(
-            browser,
-            server.url,
-            session,
-            size,
-          )
+          const { page, context } = await openSignedInPage(browser, server.url, session, size)
           await storeTheme(context, theme)
           await page.goto('/dashboard')
           await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
@@ -259,7 +253,6 @@ for (const theme of THEMES) {
             await page.goto(path)
             await page.waitForFunction((t) => document.title === t, `${title} · ${NAME}`)
           }
-          assertClean()
           await context.close()
         },
         TEST_TIMEOUT,
@@ -272,7 +265,7 @@ describe('everywhere the same mark', () => {
   test(
     'public header, its mobile menu, auth pages, sidebar and favicon draw one mark; titles name the studio',
     async () => {
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 375,
         height: 667,
         baseURL: server.url,
@@ -337,7 +330,6 @@ describe('everywhere the same mark', () => {
         (t) => document.title === t,
         `${NAME} — original music, sonic branding and sound design`,
       )
-      assertClean()
       await context.close()
     },
     TEST_TIMEOUT,
@@ -346,14 +338,13 @@ describe('everywhere the same mark', () => {
   test(
     "forgot and reset both lead back to sign-in with 'Back to Sign In'",
     async () => {
-      const { page, context, assertClean } = await openPage(browser, { baseURL: server.url })
+      const { page, context } = await openPage(browser, { baseURL: server.url })
       for (const path of ['/auth/forgot-password', '/auth/reset-password/some-reset-token']) {
         await page.goto(path)
         await page.getByRole('link', { name: 'Back to Sign In', exact: true }).click()
         await page.waitForURL((url) => url.pathname === '/login')
         await page.getByRole('heading', { name: 'Sign In to Your Account' }).waitFor()
       }
-      assertClean()
       await context.close()
     },
     TEST_TIMEOUT,

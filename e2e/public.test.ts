@@ -76,11 +76,10 @@ async function open(width: number, height = 800, allow: RegExp[] = []) {
 
 /**
  * Ends a test: lets in-flight requests settle (closing over them races playwright's protocol
- * objects), then fails on any console error, then closes the context.
+ * objects), then closes the context (the page fixture fails the test on any console error).
  */
-async function finish(page: Page, context: BrowserContext, assertClean: () => void) {
+async function finish(page: Page, context: BrowserContext) {
   await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {})
-  assertClean()
   await context.close()
 }
 
@@ -112,7 +111,7 @@ for (const size of WIDTHS) {
     test(
       'sections come in SPEC order with SPEC texts, landmarks and contact links',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         await page.getByRole('heading', { level: 1 }).waitFor()
 
@@ -178,7 +177,7 @@ for (const size of WIDTHS) {
           await expect(link.locator('svg').count()).resolves.toBe(1) // the icon
           expect((await link.textContent())?.trim().length).toBeGreaterThan(5)
         }
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -186,7 +185,7 @@ for (const size of WIDTHS) {
     test(
       '15 client logos with SPEC alt names, sized before they load',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         const logos = page.getByRole('region', { name: 'Clients' }).getByRole('img')
         // The page renders after its script runs: wait for the grid before counting it.
@@ -211,7 +210,7 @@ for (const size of WIDTHS) {
             (img) => img.complete && img.naturalWidth > 0,
           ),
         )
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -219,7 +218,7 @@ for (const size of WIDTHS) {
     test(
       'the grid shows one tile per public video, 280 px high, lazy thumbnails',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         await gridSettled(page)
         await expect(playButtons(page).count()).resolves.toBe(videos.length)
@@ -247,7 +246,7 @@ for (const size of WIDTHS) {
           expect(tile.sized).toBe(true)
           expect(tile.preload).toBe('none')
         }
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -255,7 +254,7 @@ for (const size of WIDTHS) {
     test(
       'an unknown path shows the page, and `/` loads no dashboard code and no video bytes',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         const requests: Request[] = []
         page.on('request', (request) => requests.push(request))
         await page.goto('/no/such/page')
@@ -285,7 +284,7 @@ for (const size of WIDTHS) {
           .map((u) => Bun.gzipSync(readFileSync(join(DIST, u))).length)
           .reduce((a, b) => a + b, 0)
         expect(gzipBytes).toBeLessThanOrEqual(90 * 1024)
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -298,7 +297,7 @@ for (const size of WIDTHS) {
         expect(preloads.length).toBe(2)
         for (const link of preloads) expect(link).toContain('fetchpriority="high"')
 
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         const hero = page.locator('#hero-heading').locator('xpath=ancestor::section//img')
         await expect(hero.getAttribute('fetchpriority')).resolves.toBe('high')
@@ -321,7 +320,7 @@ for (const size of WIDTHS) {
         expect(heroRequests.length).toBe(1)
         expect(heroRequests[0]).toContain(variant)
         expect(heroRequests[0]).toEndWith('.avif')
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -329,7 +328,7 @@ for (const size of WIDTHS) {
     test(
       'nothing shifts while the page loads',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.addInitScript(() => {
           const w = window as unknown as { __cls: number }
           w.__cls = 0
@@ -347,7 +346,7 @@ for (const size of WIDTHS) {
         await page.waitForLoadState('networkidle')
         const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls)
         expect(cls).toBeLessThanOrEqual(0.02)
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -358,7 +357,7 @@ describe('at 1280 px', () => {
   test(
     'nav click scrolls over ~800 ms with ease-in-out-quart; the header changes after 50 px',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.goto('/')
       await gridSettled(page)
       const header = page.getByRole('banner')
@@ -434,7 +433,7 @@ describe('at 1280 px', () => {
       await expect(header.getAttribute('data-scrolled')).resolves.toBe('true')
       const darkBg = await layer.evaluate((el) => getComputedStyle(el).backgroundColor)
       expect(darkBg).not.toBe('rgba(0, 0, 0, 0)')
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -442,7 +441,7 @@ describe('at 1280 px', () => {
   test(
     'with reduced motion the nav jumps straight to the section',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.emulateMedia({ reducedMotion: 'reduce' })
       await page.goto('/')
       await gridSettled(page)
@@ -455,7 +454,7 @@ describe('at 1280 px', () => {
       expect(reached).toBeGreaterThan(1000)
       await page.waitForTimeout(150)
       expect(await page.evaluate(() => window.scrollY)).toBe(reached)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -463,14 +462,14 @@ describe('at 1280 px', () => {
   test(
     'two columns between 640 and 1023 px',
     async () => {
-      const { page, context, assertClean } = await open(800)
+      const { page, context } = await open(800)
       await page.goto('/')
       await gridSettled(page)
       const lefts = await workGrid(page)
         .locator(':scope > li')
         .evaluateAll((items) => items.map((li) => Math.round(li.getBoundingClientRect().left)))
       expect(new Set(lefts).size).toBe(2)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -478,7 +477,7 @@ describe('at 1280 px', () => {
   test(
     'hover slides in the yellow overlay with the brand logo',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.goto('/')
       await gridSettled(page)
       const video = videos[0]!
@@ -509,7 +508,7 @@ describe('at 1280 px', () => {
       await expect(
         logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
       ).resolves.toBe(true)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -517,7 +516,7 @@ describe('at 1280 px', () => {
   test(
     'click unmutes, goes fullscreen and plays; leaving fullscreen pauses',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.goto('/')
       await gridSettled(page)
       const video = videos[1]!
@@ -549,7 +548,7 @@ describe('at 1280 px', () => {
       }, new URL(video.videoUrl, server.url).pathname)
       expect(after.paused).toBe(true)
       expect(after.focused).toBe(`Play ${video.title}`)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -557,10 +556,7 @@ describe('at 1280 px', () => {
   test(
     'a video that cannot play is logged and its tile returns to idle',
     async () => {
-      const { page, context, assertClean } = await open(1280, 800, [
-        /Could not play/,
-        /Failed to load resource/,
-      ])
+      const { page, context } = await open(1280, 800, [/Could not play/, /Failed to load resource/])
       const logged: string[] = []
       page.on('console', (m) => m.type() === 'error' && logged.push(m.text()))
       const video = videos[2]!
@@ -577,7 +573,7 @@ describe('at 1280 px', () => {
       expect(logged.some((line) => line.includes(`Could not play "${video.title}"`))).toBe(true)
       // The rest of the grid still works.
       await expect(playButtons(page).count()).resolves.toBe(videos.length)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -586,7 +582,7 @@ describe('at 1280 px', () => {
     'a failing videos endpoint leaves an empty grid and a working page',
     async () => {
       for (const failure of ['500', 'network'] as const) {
-        const { page, context, assertClean } = await open(1280, 800, [
+        const { page, context } = await open(1280, 800, [
           /Could not load the public videos/,
           /Failed to load resource/,
         ])
@@ -607,7 +603,7 @@ describe('at 1280 px', () => {
           .getByRole('link', { name: 'CONTACT' })
           .click()
         await page.waitForFunction(() => location.hash === '#contact')
-        await finish(page, context, assertClean)
+        await finish(page, context)
       }
     },
     TEST_TIMEOUT,
@@ -618,7 +614,7 @@ describe('at 375 px', () => {
   test(
     'the menu opens, locks scroll, and closes on outside click and on choosing an item',
     async () => {
-      const { page, context, assertClean } = await open(375, 812)
+      const { page, context } = await open(375, 812)
       await page.goto('/')
       await gridSettled(page)
       const toggle = page.getByRole('button', { name: 'Menu' })
@@ -664,7 +660,7 @@ describe('at 375 px', () => {
       )
       expect(Math.abs(top - headerHeight)).toBeLessThanOrEqual(2)
       await menu.waitFor({ state: 'hidden' })
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -672,7 +668,7 @@ describe('at 375 px', () => {
   test(
     'a tile opens a modal player with controls and autoplay; Escape and Close close it',
     async () => {
-      const { page, context, assertClean } = await open(375, 812)
+      const { page, context } = await open(375, 812)
       await page.goto('/')
       await gridSettled(page)
       const video = videos[3]!
@@ -705,7 +701,7 @@ describe('at 375 px', () => {
       await close.click()
       await dialog.waitFor({ state: 'detached' })
       await expect(playButtons(page).count()).resolves.toBe(videos.length)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )

@@ -1,14 +1,21 @@
-// Pages for the browser tests (the browser itself: testkit/browser.ts). Every page records
-// console errors and uncaught exceptions; `assertClean()` fails a test that produced any.
+// The browser tests' page fixture. Each page gets a browser context of its own (no storage,
+// cookies or routes shared with another test); every page of that context records console errors
+// and uncaught exceptions, and when the test ends the context is closed and the test fails if it
+// recorded any (bun:test's onTestFinished), so no test has to remember to check.
+import { onTestFinished } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 
 export type TrackedPage = {
   page: Page
   context: BrowserContext
+  /** What was recorded so far; the end of the test fails on any of it. */
   errors: string[]
-  assertClean(): void
 }
 
+/**
+ * Opens a page in a new context, inside a test. `allow` names the console errors the test
+ * expects (Chromium logs every 4xx answer as one).
+ */
 export async function openPage(
   browser: Browser,
   opts: { width?: number; height?: number; baseURL?: string; allow?: RegExp[] } = {},
@@ -17,23 +24,23 @@ export async function openPage(
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
     baseURL: opts.baseURL,
   })
-  const page = await context.newPage()
   const errors: string[] = []
   const allowed = (text: string) => (opts.allow ?? []).some((re) => re.test(text))
-  page.on('console', (m) => {
+  // On the context, so pages the test opens later in it are watched too.
+  context.on('console', (m) => {
     if (m.type() === 'error' && !allowed(m.text())) errors.push(`console: ${m.text()}`)
   })
-  page.on('pageerror', (e) => {
-    if (!allowed(e.message)) errors.push(`pageerror: ${e.message}`)
+  context.on('weberror', (e) => {
+    const message = e.error().message
+    if (!allowed(message)) errors.push(`pageerror: ${message}`)
   })
-  return {
-    page,
-    context,
-    errors,
-    assertClean() {
-      if (errors.length) throw new Error(`Browser errors:\n${errors.join('\n')}`)
-    },
-  }
+  onTestFinished(async () => {
+    const found = [...errors]
+    await context.close().catch(() => {})
+    if (found.length) throw new Error(`Browser errors:\n${found.join('\n')}`)
+  })
+  const page = await context.newPage()
+  return { page, context, errors }
 }
 
 /** A page whose browser already holds a signed-in admin's `auth-storage`, as after sign-in. */
