@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.ts'
 import { migrationsFolder, openDatabase, runMigrations } from '../src/database.ts'
 import { startMediaQueue } from '../src/processing/queue.ts'
 
-const ROOT = join(import.meta.dir, '..', '..', '.tmp')
+const ROOT = join(import.meta.dir, '..', '.tmp')
 
 function templateKey(): string {
   const names = readdirSync(migrationsFolder)

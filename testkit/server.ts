@@ -7,7 +7,7 @@ import { createTestDatabase } from './database.ts'
 
 export const ADMIN_EMAIL = 'owner@studio.test'
 export const ADMIN_PASSWORD = 'owner-pass-123'
-const ROOT = join(import.meta.dir, '..', '..')
+const ROOT = join(import.meta.dir, '..')
 
 function freePort(): number {
   const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
