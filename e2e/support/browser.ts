@@ -53,6 +53,8 @@ export async function openSignedInPage(
   const tracked = await openPage(browser, { baseURL, ...opts })
   await tracked.context.addInitScript(
     (value) => {
+      // A new tab starts on about:blank, which has no storage (reading it throws there).
+      if (!location.protocol.startsWith('http')) return
       if (!localStorage.getItem('auth-storage')) localStorage.setItem('auth-storage', value)
     },
     JSON.stringify({ state: { user: session.user, token: session.token }, version: 0 }),
