@@ -4,9 +4,9 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer } from '../e2e/support/server.ts'
-import { tusRaw } from '../tests/fixtures/tus.ts'
-import { makeSampleMedia, seedVideos } from './lighthouse-fixtures.ts'
+import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
+import { startServer } from '../testkit/server.ts'
+import { tusRaw } from '../testkit/tus.ts'
 import { ensureWrk, type WrkResult, wrk } from './wrk.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30)

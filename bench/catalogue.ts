@@ -9,10 +9,11 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Browser } from 'playwright-core'
-import { launchBrowser } from '../e2e/support/browser.ts'
-import { startServer } from '../e2e/support/server.ts'
 import { openDatabase } from '../src/database.ts'
-import { fixtures } from '../tests/fixtures/media.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { fixtures } from '../testkit/media.ts'
+import { startServer } from '../testkit/server.ts'
+import { uploadVideo } from '../testkit/upload.ts'
 
 const SIZES = (process.env.CATALOGUE_SIZES ?? '12,100,1000,10000').split(',').map(Number)
 const RUNS = Number(process.env.CATALOGUE_RUNS ?? 3)
@@ -37,20 +38,8 @@ const loadavg = async () =>
 const server = await startServer({ MEDIA_WORKERS: '0' })
 const f = await fixtures()
 const { token } = await server.apiLogin()
-{
-  // One real upload: every seeded work shows its thumbnail and logo (the same files).
-  const body = new FormData()
-  body.set('title', 'Work 0')
-  body.set('video', Bun.file(f.mp4), 'clip.mp4')
-  body.set('thumbnail', Bun.file(f.jpg), 'thumb.jpg')
-  body.set('brandLogo', Bun.file(f.png), 'logo.png')
-  const res = await fetch(`${server.url}/api/videos/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body,
-  })
-  if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`)
-}
+// One real upload: every seeded work shows its thumbnail and logo (the same files).
+await uploadVideo(server.url, token, 'Work 0', f)
 
 /** Adds works up to `total`, straight into the stopped server's database, then starts it again. */
 async function growTo(total: number, have: number) {

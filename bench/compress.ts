@@ -6,11 +6,12 @@
 // Rows are written straight into the database (server stopped), so no media are processed.
 import { request } from 'node:http'
 import { loadavg } from 'node:os'
+import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { videos } from '../db/schema.ts'
-import { startServer } from '../e2e/support/server.ts'
 import { openDatabase } from '../src/database.ts'
-import { createTestDatabase } from '../tests/helpers/database.ts'
+import { createTestDatabase } from '../testkit/database.ts'
+import { startServer } from '../testkit/server.ts'
 import { ensureWrk, wrk } from './wrk.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -31,8 +32,16 @@ const where = db.databaseUrl ? 'PostgreSQL' : 'embedded database'
 const BRANDS = ['STRIDE', 'Lumen', 'HARVEST', 'Tidal', 'NORTHWIND', 'Atlas', 'KITE', 'Ember']
 const TITLES = ['Night Run', 'First Light', 'The Long Table', 'Open Water', 'Signal', 'Overtime']
 const hex = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
-// Descriptions of 0–60 words of prose (the project's README), as admins write them.
-const WORDS = (await Bun.file(new URL('../README.md', import.meta.url)).text())
+// Descriptions of 0–60 words of prose (the project's README and decision records), as admins
+// write them.
+const PROSE = [
+  'README.md',
+  ...new Bun.Glob('docs/decisions/*.md').scanSync({ cwd: join(import.meta.dir, '..') }),
+]
+const WORDS = (
+  await Promise.all(PROSE.sort().map((p) => Bun.file(join(import.meta.dir, '..', p)).text()))
+)
+  .join('\n')
   .split(/\s+/)
   .filter((w) => /^[A-Za-z,.'’-]+$/.test(w))
 const prose = (i: number) => {

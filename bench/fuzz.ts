@@ -1,10 +1,10 @@
 // bench/fuzz: 20,000 generated hostile requests against the real app and database (same
-// generators as tests/fuzz). Prints counts by status; exits 1 on any 5xx, leak, or a refused
+// generators as tests/fuzz, from testkit/fuzz). Prints counts by status; exits 1 on any 5xx, leak, or a refused
 // request that changed the database or media store.
 import fc from 'fast-check'
-import { fuzzRequest, LEAK, sendFuzz } from '../tests/fuzz/requests.ts'
-import { snapshot } from '../tests/fuzz/snapshot.ts'
-import { startTestApp } from '../tests/helpers/test-app.ts'
+import { fuzzRequest, LEAK, sendFuzz } from '../testkit/fuzz/requests.ts'
+import { snapshot } from '../testkit/fuzz/snapshot.ts'
+import { startTestApp } from '../testkit/test-app.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20_000)
 const t = await startTestApp()

@@ -1,7 +1,7 @@
 // bench/kill-upload: 50 tus uploads of a few hundred MB, each interrupted by SIGKILL of the server
 // at a random offset and resumed after a restart on the same DATA_DIR; then kills during
 // videos.create. Prints the figures; exits 1 if anything was lost, corrupted or left behind.
-import { runKillTrials } from './kill-trials.ts'
+import { runKillTrials } from '../testkit/kill-trials.ts'
 
 const trials = Number(process.env.KILL_TRIALS ?? 50)
 const sizeMB = Number(process.env.KILL_SIZE_MB ?? 256)

@@ -4,8 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer } from '../e2e/support/server.ts'
-import { makeSampleMedia, seedVideos } from './lighthouse-fixtures.ts'
+import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
+import { startServer } from '../testkit/server.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const DIST = join(ROOT, 'web', 'dist')

@@ -10,9 +10,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { launchBrowser } from '../e2e/support/browser.ts'
-import { startServer } from '../e2e/support/server.ts'
-import { makeSampleMedia } from './lighthouse-fixtures.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { makeSampleMedia } from '../testkit/sample-videos.ts'
+import { startServer } from '../testkit/server.ts'
 import { playbackMaster } from './playback-master.ts'
 
 const RUNS = Number(process.env.PLAYBACK_RUNS ?? 5)

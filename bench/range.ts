@@ -2,9 +2,9 @@
 // the real server's /media path; every answer must be a 206 with the right Content-Range and
 // length. Prints the aggregate throughput against 16 readers of the same file straight from disk.
 import { join } from 'node:path'
-import { startServer } from '../e2e/support/server.ts'
-import { fixtures } from '../tests/fixtures/media.ts'
-import { multipartStream } from '../tests/fixtures/multipart-stream.ts'
+import { fixtures } from '../testkit/media.ts'
+import { multipartStream } from '../testkit/multipart-stream.ts'
+import { startServer } from '../testkit/server.ts'
 
 const READERS = 16
 const PIECE = 8 * 1024 * 1024

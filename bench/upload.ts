@@ -7,9 +7,9 @@ import { createReadStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer } from '../e2e/support/server.ts'
-import { fixtures } from '../tests/fixtures/media.ts'
-import { tusRaw, tusUpload } from '../tests/fixtures/tus.ts'
+import { fixtures } from '../testkit/media.ts'
+import { startServer } from '../testkit/server.ts'
+import { tusRaw, tusUpload } from '../testkit/tus.ts'
 
 const GiB = 1024 ** 3
 const MB = 1e6

@@ -1,7 +1,7 @@
 // Sample portfolio media made locally with ffmpeg: one short clip, a thumbnail and a brand logo per
 // project. The seed (`bun run db:seed`, also inside the Docker image) and the benchmarks and browser
-// tests (through bench/lighthouse-fixtures.ts) all use these, so the demo page looks the same
-// everywhere. It lives under db/ because the image ships db/ and not bench/.
+// tests (through testkit/sample-videos.ts) all use these, so the demo page looks the same
+// everywhere. It lives under db/ because the image ships db/ and not testkit/, bench/ or e2e/.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 

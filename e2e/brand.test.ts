@@ -5,11 +5,12 @@
 // every screen go to e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
-import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
+import { openPage, openSignedInPage } from './support/browser.ts'
 import { renderedFonts } from './support/fonts.ts'
 import { saveScreenshot, type Theme } from './support/screenshots.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 import { storeTheme } from './support/theme.ts'
 
 const NAME = 'Halftone Studio'
@@ -143,7 +144,7 @@ for (const theme of THEMES) {
       test(
         'sign-in, forgot and reset carry the name and mark, the public faces and colours, SPEC texts, no axe violations',
         async () => {
-          const { page, context, assertClean } = await openPage(browser, {
+          const { page, context } = await openPage(browser, {
             ...size,
             baseURL: server.url,
           })
@@ -191,7 +192,6 @@ for (const theme of THEMES) {
             await page.getByRole('alert').first().waitFor()
             await expectNoAxeViolations(page)
           }
-          assertClean()
           await context.close()
         },
         TEST_TIMEOUT,
@@ -201,12 +201,7 @@ for (const theme of THEMES) {
         'the dashboard sidebar shows the name and mark, collapsed the mark alone; titles name the studio',
         async () => {
           const session = await server.apiLogin()
-          const { page, context, assertClean } = await openSignedInPage(
-            browser,
-            server.url,
-            session,
-            size,
-          )
+          const { page, context } = await openSignedInPage(browser, server.url, session, size)
           await storeTheme(context, theme)
           await page.goto('/dashboard')
           await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
@@ -258,7 +253,6 @@ for (const theme of THEMES) {
             await page.goto(path)
             await page.waitForFunction((t) => document.title === t, `${title} · ${NAME}`)
           }
-          assertClean()
           await context.close()
         },
         TEST_TIMEOUT,
@@ -271,7 +265,7 @@ describe('everywhere the same mark', () => {
   test(
     'public header, its mobile menu, auth pages, sidebar and favicon draw one mark; titles name the studio',
     async () => {
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 375,
         height: 667,
         baseURL: server.url,
@@ -336,7 +330,6 @@ describe('everywhere the same mark', () => {
         (t) => document.title === t,
         `${NAME} — original music, sonic branding and sound design`,
       )
-      assertClean()
       await context.close()
     },
     TEST_TIMEOUT,
@@ -345,14 +338,13 @@ describe('everywhere the same mark', () => {
   test(
     "forgot and reset both lead back to sign-in with 'Back to Sign In'",
     async () => {
-      const { page, context, assertClean } = await openPage(browser, { baseURL: server.url })
+      const { page, context } = await openPage(browser, { baseURL: server.url })
       for (const path of ['/auth/forgot-password', '/auth/reset-password/some-reset-token']) {
         await page.goto(path)
         await page.getByRole('link', { name: 'Back to Sign In', exact: true }).click()
         await page.waitForURL((url) => url.pathname === '/login')
         await page.getByRole('heading', { name: 'Sign In to Your Account' }).waitFor()
       }
-      assertClean()
       await context.close()
     },
     TEST_TIMEOUT,

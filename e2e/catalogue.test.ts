@@ -3,9 +3,11 @@
 // the keyboard and where IntersectionObserver does not exist. Real server, real Chromium.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { type Fixtures, fixtures } from '../tests/fixtures/media.ts'
-import { launchBrowser, openPage } from './support/browser.ts'
-import { type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { uploadVideo } from '../testkit/upload.ts'
+import { openPage } from './support/browser.ts'
 
 const WORKS = 600
 const PAGE = 12 // web/src/public/publicVideos.ts PUBLIC_PAGE_SIZE
@@ -17,19 +19,7 @@ let f: Fixtures
 let order: string[]
 const title = (n: number) => `Work ${String(n).padStart(4, '0')}`
 
-async function upload(token: string, n: number) {
-  const body = new FormData()
-  body.set('title', title(n))
-  body.set('video', Bun.file(f.mp4), 'clip.mp4')
-  body.set('thumbnail', Bun.file(f.jpg), 'thumb.jpg')
-  body.set('brandLogo', Bun.file(f.png), 'logo.png')
-  const res = await fetch(`${server.url}/api/videos/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body,
-  })
-  if (res.status !== 201) throw new Error(`upload ${n}: ${res.status} ${await res.text()}`)
-}
+const upload = (token: string, n: number) => uploadVideo(server.url, token, title(n), f)
 
 beforeAll(async () => {
   ;[server, f] = await Promise.all([startServer({ MEDIA_WORKERS: '0' }), fixtures()])
@@ -60,7 +50,7 @@ async function gridSettled(page: Page) {
 }
 
 test('scrolling to the end of the grid reaches the oldest work, each work once', async () => {
-  const { page, context, assertClean } = await openPage(browser, { baseURL: server.url })
+  const { page } = await openPage(browser, { baseURL: server.url })
   await page.goto('/')
   await gridSettled(page)
   expect(await tiles(page).count()).toBe(PAGE)
@@ -88,12 +78,10 @@ test('scrolling to the end of the grid reaches the oldest work, each work once',
       return { visibility: s.getPropertyValue('content-visibility'), height: li.offsetHeight }
     })
   expect(style).toEqual({ visibility: 'auto', height: 280 })
-  assertClean()
-  await context.close()
 }, 120_000)
 
 test("without IntersectionObserver, 'Show more' from the keyboard loads the next page and focuses it", async () => {
-  const { page, context, assertClean } = await openPage(browser, {
+  const { page, context } = await openPage(browser, {
     baseURL: server.url,
     width: 375,
     height: 667,
@@ -117,6 +105,4 @@ test("without IntersectionObserver, 'Show more' from the keyboard loads the next
   expect(await tiles(page).count()).toBe(PAGE * 2)
   const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))
   expect(focused).toBe(order[PAGE])
-  assertClean()
-  await context.close()
 }, 60_000)

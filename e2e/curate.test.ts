@@ -3,9 +3,11 @@
 // and kept after a reload; the 'Published' switch takes a work off the public grid and back.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { type Fixtures, fixtures } from '../tests/fixtures/media.ts'
-import { launchBrowser, openSignedInPage } from './support/browser.ts'
-import { type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { uploadVideo } from '../testkit/upload.ts'
+import { openSignedInPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser
@@ -18,15 +20,7 @@ const api = (path: string, init: RequestInit = {}) =>
     headers: { authorization: `Bearer ${session.token}`, ...(init.headers ?? {}) },
   })
 
-async function upload(title: string) {
-  const body = new FormData()
-  body.set('title', title)
-  body.set('video', Bun.file(f.mp4), 'clip.mp4')
-  body.set('thumbnail', Bun.file(f.jpg), 'thumb.jpg')
-  body.set('brandLogo', Bun.file(f.png), 'logo.png')
-  const res = await api('/api/videos/upload', { method: 'POST', body })
-  if (res.status !== 201) throw new Error(`upload ${title}: ${res.status}`)
-}
+const upload = (title: string) => uploadVideo(server.url, session.token, title, f)
 
 const publicTitles = async () =>
   (
@@ -80,7 +74,7 @@ const shownTitles = (page: Page) =>
 
 for (const width of [1280, 375]) {
   test(`by keyboard at ${width} px: Space, arrows, Space — saved at once, kept after a reload`, async () => {
-    const { page, context, assertClean } = await openSignedInPage(browser, server.url, session, {
+    const { page } = await openSignedInPage(browser, server.url, session, {
       width,
       height: 800,
     })
@@ -105,13 +99,11 @@ for (const width of [1280, 375]) {
       async () => (await shownTitles(page)).join() === 'Alpha,Gamma,Beta',
       'the order after a reload',
     )
-    assertClean()
-    await context.close()
   }, 60_000)
 }
 
 test('by mouse at 1280 px: a row dragged by its handle to the top leads the public grid', async () => {
-  const { page, context, assertClean } = await openSignedInPage(browser, server.url, session)
+  const { page } = await openSignedInPage(browser, server.url, session)
   await page.goto('/dashboard/manage')
   await page.getByRole('button', { name: 'Reorder Beta' }).waitFor()
   const from = await page.getByRole('button', { name: 'Reorder Beta' }).boundingBox()
@@ -131,12 +123,10 @@ test('by mouse at 1280 px: a row dragged by its handle to the top leads the publ
     .getByRole('button', { name: /^Play / })
     .evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')))
   expect(grid).toEqual(['Play Beta', 'Play Gamma', 'Play Alpha'])
-  assertClean()
-  await context.close()
 }, 60_000)
 
 test("the 'Published' switch takes a work off the public grid and brings it back", async () => {
-  const { page, context, assertClean } = await openSignedInPage(browser, server.url, session)
+  const { page } = await openSignedInPage(browser, server.url, session)
   await page.goto('/dashboard/manage')
   const toggle = page.getByRole('switch', { name: 'Published: Beta' }).filter({ visible: true })
   expect(await toggle.getAttribute('aria-checked')).toBe('true')
@@ -153,6 +143,4 @@ test("the 'Published' switch takes a work off the public grid and brings it back
   await page.getByRole('switch', { name: 'Published: Beta' }).filter({ visible: true }).click()
   await page.getByText('Video published').waitFor()
   expect(await publicTitles()).toEqual(['Gamma', 'Beta', 'Alpha'])
-  assertClean()
-  await context.close()
 }, 60_000)

@@ -1,9 +1,10 @@
 // Admin Management in Chromium against the real built server: validation, 409 field errors,
 // create, optimistic edit (and its roll-back), delete, accessible dialogs, small screens.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, openSignedInPage } from './support/browser.ts'
-import { ADMIN_EMAIL, type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { ADMIN_EMAIL, type E2EServer, startServer } from '../testkit/server.ts'
+import { openSignedInPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser
@@ -19,6 +20,24 @@ afterAll(async () => {
   await server?.stop()
 }, 60_000)
 
+async function api(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
+  return (await res.json()) as { data: Record<string, unknown> }
+}
+
+// Each test starts with the owner as the only admin and makes the others it needs.
+beforeEach(async () => {
+  const { data } = await api('GET', '/api/admins')
+  for (const admin of data.admins as { _id: string }[]) {
+    if (admin._id !== session.user._id) await api('DELETE', `/api/admins/${admin._id}`)
+  }
+})
+
 /** Chrome logs every 4xx answer as a console error; the 409 cases expect one. */
 const expected409 = [/status of 409/]
 
@@ -28,7 +47,7 @@ const signedIn = (opts: { width?: number; height?: number; allow?: RegExp[] } = 
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text })
 
 test('create: every validation message, a duplicate e-mail on its field, then success', async () => {
-  const { page, assertClean } = await signedIn({ allow: expected409 })
+  const { page } = await signedIn({ allow: expected409 })
   await page.goto('/dashboard/admins')
   await page.getByRole('heading', { name: 'Admins List' }).waitFor()
   await page.getByText('Manage your admin users').waitFor()
@@ -89,11 +108,15 @@ test('create: every validation message, a duplicate e-mail on its field, then su
   await row(page, 'producer@studio.test').waitFor()
   // Focus returns to the button that opened the dialog.
   expect(await add.evaluate((el) => el === document.activeElement)).toBe(true)
-  assertClean()
 }, 60_000)
 
 test('edit is optimistic and rolls back on error; delete asks first', async () => {
-  const { page, assertClean } = await signedIn({ allow: expected409 })
+  await api('POST', '/api/admins', {
+    username: 'producer_1',
+    email: 'producer@studio.test',
+    password: 'producer-pass',
+  })
+  const { page } = await signedIn({ allow: expected409 })
   await page.goto('/dashboard/admins')
   await row(page, 'producer@studio.test').waitFor()
 
@@ -144,16 +167,14 @@ test('edit is optimistic and rolls back on error; delete asks first', async () =
   await confirm.getByRole('button', { name: 'Delete' }).click()
   await page.getByText('Admin deleted successfully').waitFor()
   await row(page, 'producer_2').waitFor({ state: 'detached' })
-  assertClean()
 }, 60_000)
 
 test('small screens: admins are cards, without sideways scrolling', async () => {
-  const { page, assertClean } = await signedIn({ width: 375, height: 740 })
+  const { page } = await signedIn({ width: 375, height: 740 })
   await page.goto('/dashboard/admins')
   await page.getByRole('heading', { name: 'Admins List' }).waitFor()
   expect(await page.getByRole('table').count()).toBe(0)
   await page.getByRole('listitem').filter({ hasText: ADMIN_EMAIL }).waitFor()
   await page.getByRole('button', { name: 'Add New Admin' }).waitFor()
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
-  assertClean()
 }, 30_000)

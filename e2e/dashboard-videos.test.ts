@@ -5,9 +5,10 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { type Fixtures, fixtures } from '../tests/fixtures/media.ts'
-import { launchBrowser, openSignedInPage } from './support/browser.ts'
-import { type E2EServer, startServer } from './support/server.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openSignedInPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser
@@ -73,7 +74,7 @@ const row = (page: Page, title: string) => page.getByRole('row').filter({ hasTex
 
 test('the overview shows the total count; an empty Manage shows the empty state', async () => {
   await seedVideos(['Overview one', 'Overview two'])
-  const { page, assertClean } = await signedIn()
+  const { page } = await signedIn()
   await page.goto('/dashboard')
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
   const card = page.getByRole('region', { name: 'Summary' })
@@ -86,12 +87,11 @@ test('the overview shows the total count; an empty Manage shows the empty state'
     .waitFor()
   await page.getByRole('link', { name: 'Upload Video' }).last().click()
   await page.waitForURL('**/dashboard/upload')
-  assertClean()
 }, 60_000)
 
 test('every upload validation message, and the live title check', async () => {
   await seedVideos(['Existing Title'])
-  const { page, assertClean } = await signedIn()
+  const { page } = await signedIn()
   await page.goto('/dashboard/upload')
   const submit = page.getByRole('button', { name: 'Upload Video' })
   await submit.click()
@@ -151,11 +151,10 @@ test('every upload validation message, and the live title check', async () => {
   await page.getByText('Title already exists').waitFor()
   await page.getByLabel('Video Title').fill('A fresh title')
   await page.getByText('Title already exists').waitFor({ state: 'detached' })
-  assertClean()
 }, 60_000)
 
 test('an upload goes up over tus with progress to 100 % and appears in Manage', async () => {
-  const { page, assertClean } = await signedIn()
+  const { page } = await signedIn()
   await page.goto('/dashboard/upload')
   await page.getByLabel('Video Title').fill('  Fresh upload  ')
   await page.getByLabel('Description').fill('Made in a test')
@@ -185,14 +184,13 @@ test('an upload goes up over tus with progress to 100 % and appears in Manage', 
   expect(Math.max(...seen)).toBe(100)
   expect(tusPosts).toHaveLength(3)
   await row(page, 'Fresh upload').waitFor()
-  assertClean()
 }, 60_000)
 
 test('an interrupted upload resumes from where it stopped, also after a reload', async () => {
   // A real MP4 header followed by padding: big enough to interrupt mid-way.
   const bigPath = join(media.dir, 'long.mp4')
   writeFileSync(bigPath, Buffer.concat([readFileSync(media.mp4), Buffer.alloc(24 * 1024 * 1024)]))
-  const { page, context, assertClean } = await signedIn({ allow: [/ERR_|net::/] })
+  const { page, context } = await signedIn({ allow: [/ERR_|net::/] })
   page.on('dialog', (d) => void d.accept())
   const cdp = await context.newCDPSession(page)
   const throttle = (bytesPerSecond: number) =>
@@ -239,12 +237,11 @@ test('an interrupted upload resumes from where it stopped, also after a reload',
   expect(
     await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tus::'))),
   ).toHaveLength(0)
-  assertClean()
 }, 90_000)
 
 test('edit: metadata only, no changes, then a new thumbnail', async () => {
   await seedVideos(['Edit me'])
-  const { page, assertClean } = await signedIn()
+  const { page } = await signedIn()
   const updates: string[] = []
   page.on('request', (r) => {
     if (r.url().includes('videos.update')) updates.push(r.postData() ?? '')
@@ -296,12 +293,11 @@ test('edit: metadata only, no changes, then a new thumbnail', async () => {
   const thumbSrc = () => row(page, 'Edited title').locator('img').getAttribute('src')
   for (let i = 0; i < 50 && (await thumbSrc()) === before; i++) await Bun.sleep(100)
   expect(await thumbSrc()).not.toBe(before)
-  assertClean()
 }, 60_000)
 
 test('single delete and bulk delete, with counts', async () => {
   await seedVideos(['Keep A', 'Gone B', 'Gone C', 'Gone D'])
-  const { page, assertClean } = await signedIn()
+  const { page } = await signedIn()
   await page.goto('/dashboard/manage')
   const stats = page.getByRole('region', { name: 'Video statistics' })
   await stats.getByText('4', { exact: true }).waitFor()
@@ -339,13 +335,12 @@ test('single delete and bulk delete, with counts', async () => {
   await page.getByRole('button', { name: 'Deselect All' }).click()
   expect(await page.getByRole('checkbox', { name: 'Select Keep A' }).isChecked()).toBe(false)
   expect(await page.getByRole('button', { name: /Delete Selected/ }).count()).toBe(0)
-  assertClean()
 }, 60_000)
 
 test('pagination across pages, and the player modal', async () => {
   const titles = Array.from({ length: 12 }, (_, i) => `Reel ${String(i + 1).padStart(2, '0')}`)
   await seedVideos(titles)
-  const { page, assertClean } = await signedIn()
+  const { page } = await signedIn()
   await page.goto('/dashboard/manage')
   const pager = page.getByRole('navigation', { name: 'Pagination' })
   await pager.getByText('Page 1 of 2').waitFor()
@@ -376,12 +371,11 @@ test('pagination across pages, and the player modal', async () => {
   await page.keyboard.press('Escape')
   await player.waitFor({ state: 'detached' })
   expect(await play.evaluate((el) => el === document.activeElement)).toBe(true)
-  assertClean()
 }, 90_000)
 
 test('small screens: Manage uses cards and Previous/Next only, without sideways scrolling', async () => {
   await seedVideos(Array.from({ length: 11 }, (_, i) => `Phone ${i + 1}`))
-  const { page, assertClean } = await signedIn({ width: 375, height: 740 })
+  const { page } = await signedIn({ width: 375, height: 740 })
   await page.goto('/dashboard/manage')
   await page.getByRole('heading', { name: 'Videos', exact: true }).waitFor()
   expect(await page.getByRole('table').count()).toBe(0)
@@ -392,5 +386,4 @@ test('small screens: Manage uses cards and Previous/Next only, without sideways 
   await page.getByRole('listitem').filter({ hasText: 'Phone 1' }).first().waitFor()
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
   await page.screenshot({ path: join(media.dir, 'manage-375.png'), fullPage: true })
-  assertClean()
 }, 60_000)

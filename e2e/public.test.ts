@@ -5,10 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core'
-import { makeSampleMedia, seedVideos } from '../bench/lighthouse-fixtures.ts'
-import { launchBrowser, openPage } from './support/browser.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage } from './support/browser.ts'
 import { DIST, dashboardChunks, hlsChunk, initialFiles } from './support/manifest.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 
 const SEEDED = 7 // three rows at three columns, the last one short
 const TEST_TIMEOUT = 30_000
@@ -75,11 +76,10 @@ async function open(width: number, height = 800, allow: RegExp[] = []) {
 
 /**
  * Ends a test: lets in-flight requests settle (closing over them races playwright's protocol
- * objects), then fails on any console error, then closes the context.
+ * objects), then closes the context (the page fixture fails the test on any console error).
  */
-async function finish(page: Page, context: BrowserContext, assertClean: () => void) {
+async function finish(page: Page, context: BrowserContext) {
   await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {})
-  assertClean()
   await context.close()
 }
 
@@ -111,7 +111,7 @@ for (const size of WIDTHS) {
     test(
       'sections come in SPEC order with SPEC texts, landmarks and contact links',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         await page.getByRole('heading', { level: 1 }).waitFor()
 
@@ -177,7 +177,7 @@ for (const size of WIDTHS) {
           await expect(link.locator('svg').count()).resolves.toBe(1) // the icon
           expect((await link.textContent())?.trim().length).toBeGreaterThan(5)
         }
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -185,7 +185,7 @@ for (const size of WIDTHS) {
     test(
       '15 client logos with SPEC alt names, sized before they load',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         const logos = page.getByRole('region', { name: 'Clients' }).getByRole('img')
         // The page renders after its script runs: wait for the grid before counting it.
@@ -210,7 +210,7 @@ for (const size of WIDTHS) {
             (img) => img.complete && img.naturalWidth > 0,
           ),
         )
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -218,7 +218,7 @@ for (const size of WIDTHS) {
     test(
       'the grid shows one tile per public video, 280 px high, lazy thumbnails',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         await gridSettled(page)
         await expect(playButtons(page).count()).resolves.toBe(videos.length)
@@ -246,7 +246,7 @@ for (const size of WIDTHS) {
           expect(tile.sized).toBe(true)
           expect(tile.preload).toBe('none')
         }
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -254,7 +254,7 @@ for (const size of WIDTHS) {
     test(
       'an unknown path shows the page, and `/` loads no dashboard code and no video bytes',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         const requests: Request[] = []
         page.on('request', (request) => requests.push(request))
         await page.goto('/no/such/page')
@@ -284,7 +284,7 @@ for (const size of WIDTHS) {
           .map((u) => Bun.gzipSync(readFileSync(join(DIST, u))).length)
           .reduce((a, b) => a + b, 0)
         expect(gzipBytes).toBeLessThanOrEqual(90 * 1024)
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -297,7 +297,7 @@ for (const size of WIDTHS) {
         expect(preloads.length).toBe(2)
         for (const link of preloads) expect(link).toContain('fetchpriority="high"')
 
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.goto('/')
         const hero = page.locator('#hero-heading').locator('xpath=ancestor::section//img')
         await expect(hero.getAttribute('fetchpriority')).resolves.toBe('high')
@@ -320,7 +320,7 @@ for (const size of WIDTHS) {
         expect(heroRequests.length).toBe(1)
         expect(heroRequests[0]).toContain(variant)
         expect(heroRequests[0]).toEndWith('.avif')
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -328,7 +328,7 @@ for (const size of WIDTHS) {
     test(
       'nothing shifts while the page loads',
       async () => {
-        const { page, context, assertClean } = await open(size.width, size.height)
+        const { page, context } = await open(size.width, size.height)
         await page.addInitScript(() => {
           const w = window as unknown as { __cls: number }
           w.__cls = 0
@@ -346,7 +346,7 @@ for (const size of WIDTHS) {
         await page.waitForLoadState('networkidle')
         const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls)
         expect(cls).toBeLessThanOrEqual(0.02)
-        await finish(page, context, assertClean)
+        await finish(page, context)
       },
       TEST_TIMEOUT,
     )
@@ -357,7 +357,7 @@ describe('at 1280 px', () => {
   test(
     'nav click scrolls over ~800 ms with ease-in-out-quart; the header changes after 50 px',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.goto('/')
       await gridSettled(page)
       const header = page.getByRole('banner')
@@ -433,7 +433,7 @@ describe('at 1280 px', () => {
       await expect(header.getAttribute('data-scrolled')).resolves.toBe('true')
       const darkBg = await layer.evaluate((el) => getComputedStyle(el).backgroundColor)
       expect(darkBg).not.toBe('rgba(0, 0, 0, 0)')
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -441,7 +441,7 @@ describe('at 1280 px', () => {
   test(
     'with reduced motion the nav jumps straight to the section',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.emulateMedia({ reducedMotion: 'reduce' })
       await page.goto('/')
       await gridSettled(page)
@@ -454,7 +454,7 @@ describe('at 1280 px', () => {
       expect(reached).toBeGreaterThan(1000)
       await page.waitForTimeout(150)
       expect(await page.evaluate(() => window.scrollY)).toBe(reached)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -462,14 +462,14 @@ describe('at 1280 px', () => {
   test(
     'two columns between 640 and 1023 px',
     async () => {
-      const { page, context, assertClean } = await open(800)
+      const { page, context } = await open(800)
       await page.goto('/')
       await gridSettled(page)
       const lefts = await workGrid(page)
         .locator(':scope > li')
         .evaluateAll((items) => items.map((li) => Math.round(li.getBoundingClientRect().left)))
       expect(new Set(lefts).size).toBe(2)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -477,7 +477,7 @@ describe('at 1280 px', () => {
   test(
     'hover slides in the yellow overlay with the brand logo',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.goto('/')
       await gridSettled(page)
       const video = videos[0]!
@@ -508,7 +508,7 @@ describe('at 1280 px', () => {
       await expect(
         logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
       ).resolves.toBe(true)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -516,7 +516,7 @@ describe('at 1280 px', () => {
   test(
     'click unmutes, goes fullscreen and plays; leaving fullscreen pauses',
     async () => {
-      const { page, context, assertClean } = await open(1280)
+      const { page, context } = await open(1280)
       await page.goto('/')
       await gridSettled(page)
       const video = videos[1]!
@@ -548,7 +548,7 @@ describe('at 1280 px', () => {
       }, new URL(video.videoUrl, server.url).pathname)
       expect(after.paused).toBe(true)
       expect(after.focused).toBe(`Play ${video.title}`)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -556,10 +556,7 @@ describe('at 1280 px', () => {
   test(
     'a video that cannot play is logged and its tile returns to idle',
     async () => {
-      const { page, context, assertClean } = await open(1280, 800, [
-        /Could not play/,
-        /Failed to load resource/,
-      ])
+      const { page, context } = await open(1280, 800, [/Could not play/, /Failed to load resource/])
       const logged: string[] = []
       page.on('console', (m) => m.type() === 'error' && logged.push(m.text()))
       const video = videos[2]!
@@ -576,7 +573,7 @@ describe('at 1280 px', () => {
       expect(logged.some((line) => line.includes(`Could not play "${video.title}"`))).toBe(true)
       // The rest of the grid still works.
       await expect(playButtons(page).count()).resolves.toBe(videos.length)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -585,7 +582,7 @@ describe('at 1280 px', () => {
     'a failing videos endpoint leaves an empty grid and a working page',
     async () => {
       for (const failure of ['500', 'network'] as const) {
-        const { page, context, assertClean } = await open(1280, 800, [
+        const { page, context } = await open(1280, 800, [
           /Could not load the public videos/,
           /Failed to load resource/,
         ])
@@ -606,7 +603,7 @@ describe('at 1280 px', () => {
           .getByRole('link', { name: 'CONTACT' })
           .click()
         await page.waitForFunction(() => location.hash === '#contact')
-        await finish(page, context, assertClean)
+        await finish(page, context)
       }
     },
     TEST_TIMEOUT,
@@ -617,7 +614,7 @@ describe('at 375 px', () => {
   test(
     'the menu opens, locks scroll, and closes on outside click and on choosing an item',
     async () => {
-      const { page, context, assertClean } = await open(375, 812)
+      const { page, context } = await open(375, 812)
       await page.goto('/')
       await gridSettled(page)
       const toggle = page.getByRole('button', { name: 'Menu' })
@@ -663,7 +660,7 @@ describe('at 375 px', () => {
       )
       expect(Math.abs(top - headerHeight)).toBeLessThanOrEqual(2)
       await menu.waitFor({ state: 'hidden' })
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )
@@ -671,7 +668,7 @@ describe('at 375 px', () => {
   test(
     'a tile opens a modal player with controls and autoplay; Escape and Close close it',
     async () => {
-      const { page, context, assertClean } = await open(375, 812)
+      const { page, context } = await open(375, 812)
       await page.goto('/')
       await gridSettled(page)
       const video = videos[3]!
@@ -704,7 +701,7 @@ describe('at 375 px', () => {
       await close.click()
       await dialog.waitFor({ state: 'detached' })
       await expect(playButtons(page).count()).resolves.toBe(videos.length)
-      await finish(page, context, assertClean)
+      await finish(page, context)
     },
     TEST_TIMEOUT,
   )

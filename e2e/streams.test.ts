@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page, Request } from 'playwright-core'
-import { makeSampleMedia, type SampleVideo, seedVideos } from '../bench/lighthouse-fixtures.ts'
-import { launchBrowser, openPage, openSignedInPage } from './support/browser.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { makeSampleMedia, type SampleVideo, seedVideos } from '../testkit/sample-videos.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { openPage, openSignedInPage } from './support/browser.ts'
 import { hlsChunk, initialFiles } from './support/manifest.ts'
 import { saveScreenshot } from './support/screenshots.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 
 const TEST_TIMEOUT = 60_000
 
@@ -112,9 +113,8 @@ async function gridSettled(page: Page) {
   await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
 }
 
-async function finish(page: Page, close: () => Promise<void>, assertClean: () => void) {
+async function finish(page: Page, close: () => Promise<void>) {
   await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {})
-  assertClean()
   await close()
 }
 
@@ -126,7 +126,7 @@ describe('the public page with processed videos', () => {
       expect(hls.dynamicFromEntry).toBe(true)
       expect(initialFiles().has(hls.file)).toBe(false)
 
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 1280,
         baseURL: server.url,
       })
@@ -146,7 +146,7 @@ describe('the public page with processed videos', () => {
       )
       // Nothing played yet: no stream, no master, no preview requested.
       expect(paths.filter((p) => /\.(m3u8|m4s|mp4)$/.test(p))).toEqual([])
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )
@@ -155,7 +155,7 @@ describe('the public page with processed videos', () => {
     'desktop: a click plays the stream unmuted in fullscreen with its sound; the master is never requested; leaving pauses and a new click resumes',
     async () => {
       const video = ready[0]!
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 1280,
         baseURL: server.url,
       })
@@ -221,7 +221,7 @@ describe('the public page with processed videos', () => {
       await button.waitFor()
 
       for (const v of ready) expect(paths).not.toContain(pathOf(v.videoUrl))
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )
@@ -230,7 +230,7 @@ describe('the public page with processed videos', () => {
     'a stream that cannot load falls back to the MP4 (never the master), from the same click',
     async () => {
       const video = ready[1]!
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 1280,
         baseURL: server.url,
         allow: [/Failed to load resource/],
@@ -258,7 +258,7 @@ describe('the public page with processed videos', () => {
       for (const v of ready) expect(paths).not.toContain(pathOf(v.videoUrl))
       await page.evaluate(() => document.exitFullscreen())
       await button.waitFor()
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )
@@ -267,7 +267,7 @@ describe('the public page with processed videos', () => {
     'phone: the modal plays the stream with native controls and autoplay; the master is never requested',
     async () => {
       const video = ready[1]!
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 375,
         height: 812,
         baseURL: server.url,
@@ -300,7 +300,7 @@ describe('the public page with processed videos', () => {
       await dialog.waitFor({ state: 'detached' })
       await expect(button.evaluate((el) => el === document.activeElement)).resolves.toBe(true)
       for (const v of ready) expect(paths).not.toContain(pathOf(v.videoUrl))
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )
@@ -309,7 +309,7 @@ describe('the public page with processed videos', () => {
     'desktop hover plays the preview loop muted under the yellow overlay; leaving stops it',
     async () => {
       const video = ready[0]!
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 1280,
         baseURL: server.url,
       })
@@ -354,7 +354,7 @@ describe('the public page with processed videos', () => {
 
       await page.mouse.move(5, 5)
       await page.locator('video[data-preview]').waitFor({ state: 'detached' })
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )
@@ -363,7 +363,7 @@ describe('the public page with processed videos', () => {
     'with reduced motion, hovering plays no preview and fetches none',
     async () => {
       const video = ready[0]!
-      const { page, context, assertClean } = await openPage(browser, {
+      const { page, context } = await openPage(browser, {
         width: 1280,
         baseURL: server.url,
       })
@@ -378,7 +378,7 @@ describe('the public page with processed videos', () => {
       await page.waitForTimeout(800)
       await expect(page.locator('video[data-preview]').count()).resolves.toBe(0)
       for (const v of ready) expect(paths).not.toContain(pathOf(v.previewUrl!))
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )
@@ -392,7 +392,7 @@ describe('the dashboard', () => {
     'the player modal plays a ready video through its stream',
     async () => {
       const video = ready[0]!
-      const { page, context, assertClean } = await signedIn()
+      const { page, context } = await signedIn()
       const paths = recordPaths(page)
       await page.goto('/dashboard/manage')
       await page
@@ -411,7 +411,7 @@ describe('the dashboard', () => {
       expect(paths).not.toContain(pathOf(video.videoUrl))
       await dialog.getByRole('button', { name: 'Close player' }).click()
       await dialog.waitFor({ state: 'detached' })
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )
@@ -427,7 +427,7 @@ describe('the dashboard', () => {
       ...['-shortest', clip],
     ])
     await upload(title, clip)
-    const { page, context, assertClean } = await signedIn()
+    const { page, context } = await signedIn()
     await page.goto('/dashboard/manage')
     const row = page.getByRole('row').filter({ hasText: title })
     await row.waitFor()
@@ -485,13 +485,13 @@ describe('the dashboard', () => {
     page.on('request', (r) => r.url().includes('videos.list') && polls.push(r.url()))
     await page.waitForTimeout(4000)
     expect(polls).toEqual([])
-    await finish(page, () => context.close(), assertClean)
+    await finish(page, () => context.close())
   }, 240_000)
 
   test(
     'a video that cannot be processed shows why; Retry queues it again',
     async () => {
-      const { page, context, assertClean } = await signedIn(375)
+      const { page, context } = await signedIn(375)
       await page.goto('/dashboard/manage')
       const card = page.getByRole('listitem').filter({ hasText: SILENT_TITLE })
       await card.getByText('Processing failed').waitFor()
@@ -539,7 +539,7 @@ describe('the dashboard', () => {
       expect(requeued).toBeGreaterThanOrEqual(0)
       expect(seen.slice(0, requeued).every((state) => state === 'failed')).toBe(true)
       expect(seen.at(-1)).toBe('failed')
-      await finish(page, () => context.close(), assertClean)
+      await finish(page, () => context.close())
     },
     TEST_TIMEOUT,
   )

@@ -9,11 +9,12 @@ import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, CDPSession, Locator, Page, Request } from 'playwright-core'
-import { type Fixtures, fixtures } from '../tests/fixtures/media.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
-import { launchBrowser, openSignedInPage, type TrackedPage } from './support/browser.ts'
+import { openSignedInPage, type TrackedPage } from './support/browser.ts'
 import { saveScreenshot, type Theme } from './support/screenshots.ts'
-import { type E2EServer, startServer } from './support/server.ts'
 import { storeTheme } from './support/theme.ts'
 
 const SIZES = [
@@ -157,7 +158,7 @@ describe('before a file is chosen', () => {
   for (const size of SIZES) {
     for (const theme of THEMES) {
       test(`types and limits, KB for a 40 KB logo, no axe violations (${size.width} px, ${theme})`, async () => {
-        const { page, assertClean } = await openUploadPage(size, theme)
+        const { page } = await openUploadPage(size, theme)
         // Each field states what it takes, visibly and in its screen-reader description.
         const video = page.getByRole('group', { name: 'Video File' })
         await video.getByText('MP4, WebM or OGG · up to 2 GB', { exact: true }).waitFor()
@@ -195,14 +196,13 @@ describe('before a file is chosen', () => {
         const sizeBox = await video.getByText(/^24\.\d\d MB$/).boundingBox()
         expect(sizeBox!.y + sizeBox!.height).toBeLessThanOrEqual(bar!.y)
         await saveScreenshot(page, 'upload-files', { theme })
-        assertClean()
       }, 60_000)
     }
   }
 })
 
 test('a file dropped on a field is taken, with a drag-over state; the keyboard opens the picker', async () => {
-  const { page, assertClean } = await openUploadPage(SIZES[0], 'light')
+  const { page } = await openUploadPage(SIZES[0], 'light')
   // Playwright turns on file-chooser interception when a listener is added, asynchronously:
   // add one now, so the keypresses below never race it.
   page.on('filechooser', () => undefined)
@@ -266,7 +266,6 @@ test('a file dropped on a field is taken, with a drag-over state; the keyboard o
   ])
   await logoChooser.setFiles(media.png)
   await page.getByRole('group', { name: 'Brand Logo' }).getByText('logo.png').waitFor()
-  assertClean()
 }, 60_000)
 
 describe('while uploading', () => {
@@ -278,7 +277,7 @@ describe('while uploading', () => {
   ]
   for (const { size, theme, cutMs } of runs) {
     test(`one sticky progress area; a ${cutMs / 1000} s cut reads as paused, then the files arrive byte for byte (${size.width} px, ${theme})`, async () => {
-      const { page, context, assertClean } = await openUploadPage(size, theme, NETWORK_NOISE)
+      const { page, context } = await openUploadPage(size, theme, NETWORK_NOISE)
       const cdp = await context.newCDPSession(page)
       await cdp.send('Network.enable')
       const title = `Sticky ${size.width} ${theme}`
@@ -329,7 +328,6 @@ describe('while uploading', () => {
       expect(
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tus::'))),
       ).toHaveLength(0)
-      assertClean()
     }, 150_000)
   }
 })
@@ -424,17 +422,15 @@ test('a reopened page offers the unfinished upload; the same file continues from
   expect(total).toBe(size - offset)
   expect(total).toBeLessThan(size)
   expect(await storedHashes(answer)).toEqual(originalHashes())
-  first.assertClean()
   expect(errors).toEqual([])
 }, 120_000)
 
 test('the title and description typed so far are kept when the tab reloads', async () => {
-  const { page, assertClean } = await openUploadPage(SIZES[1], 'light')
+  const { page } = await openUploadPage(SIZES[1], 'light')
   await page.getByLabel('Video Title').fill('Half-typed title')
   await page.getByLabel('Description').fill('Some words, not yet all')
   await page.reload()
   await page.getByRole('heading', { name: 'Upload Video', level: 1 }).waitFor()
   expect(await page.getByLabel('Video Title').inputValue()).toBe('Half-typed title')
   expect(await page.getByLabel('Description').inputValue()).toBe('Some words, not yet all')
-  assertClean()
 }, 30_000)

@@ -3,10 +3,12 @@
 // header and footer, plays it on a click, and passes axe; the tile's link leads there.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { type Fixtures, fixtures } from '../tests/fixtures/media.ts'
+import { launchBrowser } from '../testkit/browser.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { uploadVideo } from '../testkit/upload.ts'
 import { axeViolations } from './support/axe.ts'
-import { launchBrowser, openPage } from './support/browser.ts'
-import { type E2EServer, startServer } from './support/server.ts'
+import { openPage } from './support/browser.ts'
 
 let server: E2EServer
 let browser: Browser
@@ -15,18 +17,7 @@ let f: Fixtures
 beforeAll(async () => {
   ;[server, f] = await Promise.all([startServer({ MEDIA_WORKERS: '0' }), fixtures()])
   const { token } = await server.apiLogin()
-  const body = new FormData()
-  body.set('title', 'Night Drive')
-  body.set('description', 'A score for a car and its city.')
-  body.set('video', Bun.file(f.mp4), 'clip.mp4')
-  body.set('thumbnail', Bun.file(f.jpg), 'thumb.jpg')
-  body.set('brandLogo', Bun.file(f.png), 'logo.png')
-  const res = await fetch(`${server.url}/api/videos/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body,
-  })
-  if (res.status !== 201) throw new Error(`upload: ${res.status}`)
+  await uploadVideo(server.url, token, 'Night Drive', f, 'A score for a car and its city.')
   browser = await launchBrowser()
 }, 120_000)
 
@@ -48,7 +39,7 @@ describe.each([
   { width: 375, height: 667 },
 ])('at $width px', ({ width, height }) => {
   test('the page shows the work in the studio frame and plays it on a click', async () => {
-    const { page, context, assertClean } = await openPage(browser, {
+    const { page } = await openPage(browser, {
       baseURL: server.url,
       width,
       height,
@@ -72,13 +63,11 @@ describe.each([
       undefined,
       { timeout: 15_000 },
     )
-    assertClean()
-    await context.close()
   }, 60_000)
 })
 
 test("a tile's 'Copy link' copies the work's address and leaves click-to-play alone", async () => {
-  const { page, context, assertClean } = await openPage(browser, { baseURL: server.url })
+  const { page, context } = await openPage(browser, { baseURL: server.url })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
   await page.goto('/')
   await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
@@ -92,6 +81,4 @@ test("a tile's 'Copy link' copies the work's address and leaves click-to-play al
   // The page did not start playing: the tile's play button is still there.
   expect(await page.getByRole('button', { name: 'Play Night Drive' }).count()).toBe(1)
   expect(await page.locator('video[controls]').count()).toBe(0)
-  assertClean()
-  await context.close()
 }, 60_000)

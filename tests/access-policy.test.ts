@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Access } from '../src/auth/guard.ts'
 import { appRouter } from '../src/routers/index.ts'
 import { policyOf, procedurePolicies } from '../src/routers/policy.ts'
-import { startTestApp, type TestApp } from './helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp
 let superAdminId: string

@@ -7,7 +7,7 @@ import { declaredPaths } from '../src/routers/activity-entries.ts'
 import { appRouter } from '../src/routers/index.ts'
 import { SIGN_IN_LIMITS } from '../src/services/auth.ts'
 import { defaultContent } from '../src/services/site-defaults.ts'
-import { ADMIN_EMAIL, startTestApp, type TestApp } from './helpers/test-app.ts'
+import { ADMIN_EMAIL, startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { resetSite, save } from './site/support.ts'
 import { type Fixtures, fixtures, form } from './videos/support.ts'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { msg } from '../src/schemas/messages.ts'
-import { ADMIN_EMAIL, startTestApp, type TestApp } from './helpers/test-app.ts'
+import { ADMIN_EMAIL, startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp
 let owner: string

@@ -1,6 +1,6 @@
 // Cached video reads stay behind the same access rules and show every write at once.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
-import { startTestApp, type TestApp } from './helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from './videos/support.ts'
 
 let t: TestApp

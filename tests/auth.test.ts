@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { hashToken } from '../src/auth/tokens.ts'
 import { msg } from '../src/schemas/messages.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from './helpers/test-app.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp
 beforeAll(async () => {

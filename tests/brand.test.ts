@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createStaticHandler } from '../src/http/static.ts'
-import { ADMIN_EMAIL, startTestApp, type TestApp } from './helpers/test-app.ts'
+import { ADMIN_EMAIL, startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp
 beforeAll(async () => {

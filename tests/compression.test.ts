@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type IncomingHttpHeaders, request } from 'node:http'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { startServer } from '../e2e/support/server.ts'
-import { type Fixtures, fixtures } from './fixtures/media.ts'
-import { startTestApp, type TestApp } from './helpers/test-app.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { startServer } from '../testkit/server.ts'
+import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { bytesOf, form, send, tusVia } from './videos/support.ts'
 
 // Long enough that the public list (three videos) is well over the 1 KB threshold.

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/database.ts'
 import { DatabaseLockedError } from '../src/db-lock.ts'
-import { startTestApp, type TestApp } from './helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 // /favicon.ico rather than the web app's HTML.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { startTestApp, type TestApp } from './helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from './videos/support.ts'
 
 // The web app's public folder, which Vite copies verbatim into the built app's root.

@@ -2,7 +2,7 @@
 // videos.create; after restarts nothing is lost, corrupted or left half-done, and a create the
 // kill stopped left its uploads usable.
 import { expect, test } from 'bun:test'
-import { runKillTrials } from '../bench/kill-trials.ts'
+import { runKillTrials } from '../testkit/kill-trials.ts'
 
 test('kills mid-upload and mid-create lose nothing and leave nothing behind', async () => {
   const r = await runKillTrials({ trials: 3, sizeMB: 24, createTrials: 6 })

@@ -1,9 +1,9 @@
 // Limits that protect the server (issue: load/fault proof): a stalled upload is dropped and can
 // resume; JSON bodies are capped; tRPC batches are bounded.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type E2EServer, startServer } from '../e2e/support/server.ts'
-import { fixtures } from './fixtures/media.ts'
-import { tusRaw } from './fixtures/tus.ts'
+import { fixtures } from '../testkit/media.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { tusRaw } from '../testkit/tus.ts'
 
 let server: E2EServer
 let token: string

@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hashToken } from '../src/auth/tokens.ts'
 import { msg } from '../src/schemas/messages.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from './helpers/test-app.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send, tusVia } from './videos/support.ts'
 
 let t: TestApp

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
-import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
+import { createTestDatabase, type TestDatabase } from '../testkit/database.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const ADMIN_PASSWORD = 'seed-pass-1'

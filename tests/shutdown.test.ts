@@ -1,8 +1,8 @@
 // Graceful shutdown: SIGTERM lets a request in flight finish, then the process exits 0.
 import { expect, test } from 'bun:test'
-import { startServer } from '../e2e/support/server.ts'
-import { fixtures } from './fixtures/media.ts'
-import { tusRaw } from './fixtures/tus.ts'
+import { fixtures } from '../testkit/media.ts'
+import { startServer } from '../testkit/server.ts'
+import { tusRaw } from '../testkit/tus.ts'
 
 test('SIGTERM finishes the upload in flight, closes the database and exits 0', async () => {
   const server = await startServer()

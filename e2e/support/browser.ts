@@ -1,32 +1,21 @@
-// Debian's Chromium through playwright-core (no browser downloads here). Every page records
-// console errors and uncaught exceptions; `assertClean()` fails a test that produced any.
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-dev-shm-usage',
-      // Playback starts from a click in these tests; a busy machine must not turn that into a
-      // refused autoplay.
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  })
-}
+// The browser tests' page fixture. Each page gets a browser context of its own (no storage,
+// cookies or routes shared with another test); every page of that context records console errors
+// and uncaught exceptions, and when the test ends the context is closed and the test fails if it
+// recorded any (bun:test's onTestFinished), so no test has to remember to check.
+import { onTestFinished } from 'bun:test'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 
 export type TrackedPage = {
   page: Page
   context: BrowserContext
+  /** What was recorded so far; the end of the test fails on any of it. */
   errors: string[]
-  assertClean(): void
 }
 
+/**
+ * Opens a page in a new context, inside a test. `allow` names the console errors the test
+ * expects (Chromium logs every 4xx answer as one).
+ */
 export async function openPage(
   browser: Browser,
   opts: { width?: number; height?: number; baseURL?: string; allow?: RegExp[] } = {},
@@ -35,23 +24,23 @@ export async function openPage(
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
     baseURL: opts.baseURL,
   })
-  const page = await context.newPage()
   const errors: string[] = []
   const allowed = (text: string) => (opts.allow ?? []).some((re) => re.test(text))
-  page.on('console', (m) => {
+  // On the context, so pages the test opens later in it are watched too.
+  context.on('console', (m) => {
     if (m.type() === 'error' && !allowed(m.text())) errors.push(`console: ${m.text()}`)
   })
-  page.on('pageerror', (e) => {
-    if (!allowed(e.message)) errors.push(`pageerror: ${e.message}`)
+  context.on('weberror', (e) => {
+    const message = e.error().message
+    if (!allowed(message)) errors.push(`pageerror: ${message}`)
   })
-  return {
-    page,
-    context,
-    errors,
-    assertClean() {
-      if (errors.length) throw new Error(`Browser errors:\n${errors.join('\n')}`)
-    },
-  }
+  onTestFinished(async () => {
+    const found = [...errors]
+    await context.close().catch(() => {})
+    if (found.length) throw new Error(`Browser errors:\n${found.join('\n')}`)
+  })
+  const page = await context.newPage()
+  return { page, context, errors }
 }
 
 /** A page whose browser already holds a signed-in admin's `auth-storage`, as after sign-in. */
@@ -64,6 +53,8 @@ export async function openSignedInPage(
   const tracked = await openPage(browser, { baseURL, ...opts })
   await tracked.context.addInitScript(
     (value) => {
+      // A new tab starts on about:blank, which has no storage (reading it throws there).
+      if (!location.protocol.startsWith('http')) return
       if (!localStorage.getItem('auth-storage')) localStorage.setItem('auth-storage', value)
     },
     JSON.stringify({ state: { user: session.user, token: session.token }, version: 0 }),

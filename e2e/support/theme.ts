@@ -5,7 +5,10 @@ import type { Theme } from './screenshots.ts'
 
 export async function storeTheme(context: BrowserContext, theme: Theme): Promise<void> {
   await context.addInitScript(
-    (value) => localStorage.setItem('theme-storage', value),
+    (value) => {
+      // A new tab starts on about:blank, which has no storage (reading it throws there).
+      if (location.protocol.startsWith('http')) localStorage.setItem('theme-storage', value)
+    },
     JSON.stringify({ state: { isDarkMode: theme === 'dark' }, version: 0 }),
   )
 }

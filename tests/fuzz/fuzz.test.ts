@@ -2,9 +2,9 @@
 // request changes nothing in the database or the media store. bench/fuzz.ts runs 20,000.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
-import { fuzzRequest, LEAK, sendFuzz } from './requests.ts'
-import { snapshot } from './snapshot.ts'
+import { fuzzRequest, LEAK, sendFuzz } from '../../testkit/fuzz/requests.ts'
+import { snapshot } from '../../testkit/fuzz/snapshot.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 
 let t: TestApp
 let token: string

@@ -2,7 +2,7 @@
 // wins and every other gets 409 naming the field, whatever the case and the number of writers.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 
 let t: TestApp
 let token: string

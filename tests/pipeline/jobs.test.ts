@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { PgBoss } from 'pg-boss'
 import { MEDIA_QUEUE } from '../../src/processing/queue.ts'
-import { fixtures } from '../fixtures/media.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { fixtures } from '../../testkit/media.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { uploadVideo, type VideoAnswer } from './support.ts'
 
 let t: TestApp

@@ -11,7 +11,7 @@ import { deadLetterReason, markDeadLettered } from '../../src/processing/jobs/de
 import type { ProcessVideoPayload } from '../../src/processing/jobs/process-video.ts'
 import { MEDIA_FAILED_QUEUE } from '../../src/processing/queue.ts'
 import { retryNotFailed } from '../../src/schemas/video.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {
   getVideo,
   makeAudioOnly,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type E2EServer, startServer } from '../../e2e/support/server.ts'
+import { type E2EServer, startServer } from '../../testkit/server.ts'
 import {
   getVideo,
   makeClip,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectDatabase, openDatabase } from '../../src/database.ts'
 import { prepareSocketDir, socketDirOf } from '../../src/embedded-socket.ts'
-import { embeddedCopy } from '../helpers/database.ts'
+import { embeddedCopy } from '../../testkit/database.ts'
 
 const made: string[] = []
 afterEach(() => {

@@ -1,8 +1,8 @@
 // Shared pieces for the media pipeline's server tests: tiny generated clips, an upload through
 // the REST path, and waiting on a video's status as the Manage page would see it.
 import { join } from 'node:path'
-import { fixtures } from '../fixtures/media.ts'
-import type { Json } from '../helpers/test-app.ts'
+import { fixtures } from '../../testkit/media.ts'
+import type { Json } from '../../testkit/test-app.ts'
 
 export type ClipOptions = { seconds?: number; width?: number; height?: number; audio?: boolean }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { msg } from '../../src/schemas/messages.ts'
 import { siteMsg } from '../../src/schemas/site.ts'
 import { defaultContent } from '../../src/services/site-defaults.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { current, resetSite, save } from './support.ts'
 
 let t: TestApp

@@ -9,7 +9,7 @@ import sharp from 'sharp'
 import { sanitizeSvg } from '../../src/media/svg.ts'
 import { imageMsg } from '../../src/schemas/site.ts'
 import { defaultContent } from '../../src/services/site-defaults.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {
   current,
   gif,

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
-import type { Json, TestApp } from '../helpers/test-app.ts'
+import type { Json, TestApp } from '../../testkit/test-app.ts'
 
 /** Empties the site's and the log's tables (TRUNCATE: the log refuses DELETE) and their caches. */
 export async function resetSite(t: TestApp) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdir, readdir, rm, statfs, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isDiskFull, STORAGE_FULL, toPublicError } from '../../src/errors.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, form, send, tusVia } from '../videos/support.ts'
 
 const errno = (code: string) => Object.assign(new Error(`${code}: test`), { code })

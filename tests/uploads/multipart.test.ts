@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { kindAccepts } from '../../src/schemas/file-rules.ts'
 import { type FileRule, receiveMultipart } from '../../src/uploads/multipart.ts'
 import { sniff } from '../../src/uploads/sniff.ts'
-import { type Fixtures, fixtures } from '../fixtures/media.ts'
-import { multipartStream } from '../fixtures/multipart-stream.ts'
+import { type Fixtures, fixtures } from '../../testkit/media.ts'
+import { multipartStream } from '../../testkit/multipart-stream.ts'
 
 let dir: string
 let f: Fixtures

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { kindAccepts } from '../../src/schemas/file-rules.ts'
 import { sniff, sniffFile } from '../../src/uploads/sniff.ts'
-import { fixtures } from '../fixtures/media.ts'
+import { fixtures } from '../../testkit/media.ts'
 
 const bytes = (...parts: (string | number[])[]) =>
   new Uint8Array(

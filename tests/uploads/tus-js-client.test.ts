@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import * as tus from 'tus-js-client'
-import { type E2EServer, startServer } from '../../e2e/support/server.ts'
-import { fixtures } from '../fixtures/media.ts'
+import { fixtures } from '../../testkit/media.ts'
+import { type E2EServer, startServer } from '../../testkit/server.ts'
 
 const MiB = 1024 * 1024
 let server: E2EServer

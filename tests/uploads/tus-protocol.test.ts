@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type E2EServer, startServer } from '../../e2e/support/server.ts'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
-import { fixtures } from '../fixtures/media.ts'
-import { patchAndDrop, patchAndStall } from '../fixtures/tus.ts'
+import { fixtures } from '../../testkit/media.ts'
+import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { patchAndDrop, patchAndStall } from '../../testkit/tus.ts'
 
 let server: E2EServer
 let token: string

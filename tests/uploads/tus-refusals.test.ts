@@ -4,8 +4,8 @@
 // connection with the body unread, and Node's client saw EPIPE instead in most tries.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { type E2EServer, startServer } from '../../e2e/support/server.ts'
-import { patchAndStall } from '../fixtures/tus.ts'
+import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { patchAndStall } from '../../testkit/tus.ts'
 
 const SCRIPT = join(import.meta.dir, '..', 'fixtures', 'refused-patches.mjs')
 const NODE = Bun.which('node')

@@ -8,8 +8,14 @@ import { msg } from '../../src/schemas/messages.ts'
 import { handleUploadPaths } from '../../src/uploads/http.ts'
 import { createTusEndpoint, type TusEndpoint } from '../../src/uploads/tus.ts'
 import { UploadSlots } from '../../src/uploads/upload-slots.ts'
-import { fixtures } from '../fixtures/media.ts'
-import { patchAndDrop, patchAndStall, patchAndTrickle, tusRaw, tusUpload } from '../fixtures/tus.ts'
+import { fixtures } from '../../testkit/media.ts'
+import {
+  patchAndDrop,
+  patchAndStall,
+  patchAndTrickle,
+  tusRaw,
+  tusUpload,
+} from '../../testkit/tus.ts'
 
 // A real tus endpoint behind the real /uploads entry on a real port; "signed in" is a fixed token
 // per user here, the real session check is covered by the integration tests.

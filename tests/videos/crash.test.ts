@@ -6,10 +6,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type E2EServer, startServer } from '../../e2e/support/server.ts'
 import type { CrashPoint } from '../../src/uploads/crash-points.ts'
-import { type Fixtures, fixtures } from '../fixtures/media.ts'
-import { tusRaw } from '../fixtures/tus.ts'
+import { type Fixtures, fixtures } from '../../testkit/media.ts'
+import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { tusRaw } from '../../testkit/tus.ts'
 
 let server: E2EServer
 let f: Fixtures

@@ -3,7 +3,7 @@
 // ones stay in the dashboard and leave the public list.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from './support.ts'
 
 let t: TestApp

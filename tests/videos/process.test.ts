@@ -2,10 +2,10 @@
 // a streamed multipart upload of hundreds of MB leaves the server's memory flat.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { startServer } from '../../e2e/support/server.ts'
-import { fixtures } from '../fixtures/media.ts'
-import { multipartStream } from '../fixtures/multipart-stream.ts'
-import { tusRaw, tusUpload } from '../fixtures/tus.ts'
+import { fixtures } from '../../testkit/media.ts'
+import { multipartStream } from '../../testkit/multipart-stream.ts'
+import { startServer } from '../../testkit/server.ts'
+import { tusRaw, tusUpload } from '../../testkit/tus.ts'
 
 let server: Awaited<ReturnType<typeof startServer>>
 let token: string

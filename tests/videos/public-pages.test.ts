@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { invalidCursor } from '../../src/schemas/video.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 
 let t: TestApp
 

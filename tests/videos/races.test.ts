@@ -1,7 +1,7 @@
 // Uploads given twice: one id for two kinds in one call, or the same uploads in parallel calls.
 // Every answer is a clear 4xx, never a 500, and no call leaves a half-made video or a lost upload.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
 
 let t: TestApp

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { msg } from '../../src/schemas/messages.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, mediaAndRows, send } from './support.ts'
 
 let t: TestApp

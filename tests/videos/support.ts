@@ -4,8 +4,8 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { FileKind } from '../../src/schemas/file-rules.ts'
-import { type Fixtures, fixtures } from '../fixtures/media.ts'
-import type { Json, TestApp } from '../helpers/test-app.ts'
+import { type Fixtures, fixtures } from '../../testkit/media.ts'
+import type { Json, TestApp } from '../../testkit/test-app.ts'
 
 export type { Fixtures }
 export { fixtures }

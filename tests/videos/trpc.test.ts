@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { TRPCError } from '@trpc/server'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
-import { callerAs } from '../helpers/caller.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { callerAs } from '../../testkit/caller.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
 
 let t: TestApp

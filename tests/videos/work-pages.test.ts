@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { isoDuration } from '../../src/http/work-pages.ts'
-import { startTestApp, type TestApp } from '../helpers/test-app.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from './support.ts'
 
 const SHELL = `<!doctype html>

@@ -3,11 +3,11 @@
 // benchmarks that kill it, restart it or read its memory from /proc.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createTestDatabase } from '../../tests/helpers/database.ts'
+import { createTestDatabase } from './database.ts'
 
 export const ADMIN_EMAIL = 'owner@studio.test'
 export const ADMIN_PASSWORD = 'owner-pass-123'
-const ROOT = join(import.meta.dir, '..', '..')
+const ROOT = join(import.meta.dir, '..')
 
 function freePort(): number {
   const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
@@ -19,7 +19,7 @@ function freePort(): number {
 export type E2EServer = Awaited<ReturnType<typeof startServer>>
 
 // A test that fails before its stop() must not leave a server running after the test run;
-// tests/helpers/preload.ts calls this once every test has run.
+// testkit/preload.ts calls this once every test has run.
 const running = new Set<ReturnType<typeof Bun.spawn>>()
 export function killStrayServers(): void {
   for (const child of running) child.kill('SIGKILL')

@@ -6,9 +6,9 @@
 // tests/videos/crash.test.ts kills at each named step instead of at random moments.
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type E2EServer, startServer } from '../e2e/support/server.ts'
-import { fixtures } from '../tests/fixtures/media.ts'
-import { tusRaw } from '../tests/fixtures/tus.ts'
+import { fixtures } from './media.ts'
+import { type E2EServer, startServer } from './server.ts'
+import { tusRaw } from './tus.ts'
 
 export type KillReport = {
   trials: number

@@ -1,7 +1,7 @@
 // What a refused request must leave unchanged: every table's content and the files on disk.
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { TestApp } from '../helpers/test-app.ts'
+import type { TestApp } from '../test-app.ts'
 
 // The activity log is not here: a refused sign-in that starts a lock is recorded, by design.
 const TABLES = [

@@ -3,8 +3,8 @@
 import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { type App, createApp } from '../../src/app.ts'
-import { loadConfig } from '../../src/config.ts'
+import { type App, createApp } from '../src/app.ts'
+import { loadConfig } from '../src/config.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
 export const ADMIN_EMAIL = 'owner@studio.test'

@@ -1,5 +1,5 @@
 // Loaded before every `bun test` run (bunfig.toml): what must happen once all tests are done.
 import { afterAll } from 'bun:test'
-import { killStrayServers } from '../../e2e/support/server.ts'
+import { killStrayServers } from './server.ts'
 
 afterAll(killStrayServers)

@@ -1,6 +1,6 @@
 // Sample portfolio media (made by db/sample-media.ts, which the seed shares) and a seeder that
-// uploads them through the real REST API. Shared by bench/lighthouse.ts, bench/api.ts and the
-// public page's e2e tests.
+// uploads them through the real REST API. Shared by the benchmarks (lighthouse, api, playback) and
+// the browser tests of the public page, fonts and streams.
 import type { SampleVideo } from '../db/sample-media.ts'
 
 export { makeSampleMedia, type SampleVideo } from '../db/sample-media.ts'

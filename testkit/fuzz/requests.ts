@@ -1,7 +1,7 @@
 // Hostile request generators (fast-check) shared by the fuzz tests and bench/fuzz.ts: every REST
 // path, the tRPC endpoint and the tus endpoint, with random and boundary bodies, headers and ids.
 import fc from 'fast-check'
-import type { TestApp } from '../helpers/test-app.ts'
+import type { TestApp } from '../test-app.ts'
 
 export type FuzzRequest = {
   method: string

@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import bossPackage from 'pg-boss/package.json' with { type: 'json' }
 import postgres from 'postgres'
-import { loadConfig } from '../../src/config.ts'
-import { migrationsFolder, openDatabase, runMigrations } from '../../src/database.ts'
-import { startMediaQueue } from '../../src/processing/queue.ts'
+import { loadConfig } from '../src/config.ts'
+import { migrationsFolder, openDatabase, runMigrations } from '../src/database.ts'
+import { startMediaQueue } from '../src/processing/queue.ts'
 
-const ROOT = join(import.meta.dir, '..', '..', '.tmp')
+const ROOT = join(import.meta.dir, '..', '.tmp')
 
 function templateKey(): string {
   const names = readdirSync(migrationsFolder)
