@@ -1,7 +1,7 @@
 // SVG client logos: sanitised with DOMPurify on a jsdom window, and refused outright when they
 // carry anything active. An SVG opened at its own URL is a document of this origin, so no script,
-// event handler, external reference or foreignObject may ever reach a visitor (README, decision
-// log). What is stored is DOMPurify's output, serialised as XML, whatever the checks below found.
+// event handler, external reference or foreignObject may ever reach a visitor
+// (docs/decisions/039). What is stored is DOMPurify's output, serialised as XML, whatever the checks below found.
 import type { DOMPurify as Purifier } from 'dompurify'
 
 /** `reason` names what active content was found; null when the file is no SVG image at all. */

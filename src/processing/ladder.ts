@@ -1,7 +1,7 @@
 // The encoding profiles, in one place: which renditions a source gets, how each is encoded and
 // cut into segments, the shared audio rendition, the MP4 and the preview loop. Change a number
 // here and `media:reprocess` re-runs every video with it. Measurements behind the choices:
-// /work/brief/pipeline-notes.md §2 and README's decision log.
+// docs/decisions/036 and bench/README.md (processing).
 
 /**
  * x264 preset for the ladder. `veryfast` costs 125–131 CPU-s for a 40 s 1080p master on this

@@ -2,7 +2,7 @@
 // own pg pool (the embedded database's private socket, or DATABASE_URL). One queue `media`
 // (one job per video file to process) and its dead-letter queue `media-failed`, whose worker
 // marks the video failed when every attempt died without an answer (a killed process, a hang).
-// Settings and their measurements: /work/brief/pipeline-notes.md §1 and the README decision log.
+// Settings and their measurements: docs/decisions/023.
 import { sql } from 'drizzle-orm'
 import type { DrizzleTransactionLike, JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
