@@ -87,7 +87,8 @@ export function Card({ children, className }: { children: ReactNode; className?:
 }
 
 type IconProps = SVGProps<SVGSVGElement>
-const icon = (d: string) =>
+/** A line icon of the dashboard's set (24 px grid, 1.8 px stroke); props override the defaults. */
+export const icon = (d: string) =>
   // biome-ignore lint/correctness/noComponentHookFactories: built once at module load, no hooks inside
   function Icon(props: IconProps) {
     return (
@@ -107,7 +108,11 @@ const icon = (d: string) =>
     )
   }
 
+const GripDots = icon('M9 6h.01M9 12h.01M9 18h.01M15 6h.01M15 12h.01M15 18h.01')
+
 export const Icons = {
+  /** A drag handle's dots. */
+  grip: (props: IconProps) => <GripDots strokeWidth={3} {...props} />,
   home: icon('M3 11.5 12 4l9 7.5M5 10v10h5v-6h4v6h5V10'),
   upload: icon('M12 16V4m0 0-5 5m5-5 5 5M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3'),
   film: icon('M4 5h16v14H4zM8 5v14M16 5v14M4 9h4M4 15h4M16 9h4M16 15h4'),

@@ -7,9 +7,9 @@ import { type SiteForm, type SiteImage, siteLimits } from '@shared/site.ts'
 import { type Control, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form'
 import { SortableList } from '../components/SortableList.tsx'
 import { TextField } from '../components/TextField.tsx'
+import { Icons } from '../components/ui.tsx'
 import { AddButton, RemoveButton } from './fields.tsx'
 import { ImageField } from './ImageField.tsx'
-import { SiteIcons } from './icons.tsx'
 
 type Props = {
   form: UseFormReturn<SiteForm>
@@ -112,7 +112,7 @@ function ClientRow(props: {
         aria-label={`Move ${label}`}
         className="mt-1.5 inline-flex size-9 shrink-0 cursor-grab touch-none items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 active:cursor-grabbing dark:text-zinc-400 dark:hover:bg-ink-800"
       >
-        <SiteIcons.grip />
+        <Icons.grip />
       </button>
       <TextField
         label={`Client ${index + 1} name`}

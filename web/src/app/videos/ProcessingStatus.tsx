@@ -2,6 +2,7 @@
 // on, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
 // length and size once ready.
 import type { Video } from '../../api.ts'
+import { icon } from '../components/ui.tsx'
 import { formatDuration } from './processing.ts'
 
 type Props = {
@@ -11,22 +12,7 @@ type Props = {
   retrying: boolean
 }
 
-function RetryIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      className="size-3.5"
-    >
-      <path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" />
-    </svg>
-  )
-}
+const RetryIcon = icon('M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7')
 
 export function ProcessingStatus({ video, onRetry, retrying }: Props) {
   switch (video.status) {
@@ -76,7 +62,7 @@ export function ProcessingStatus({ video, onRetry, retrying }: Props) {
             aria-label={`Retry ${video.title}`}
             className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-2 py-0.5 font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-amber-500 disabled:opacity-50 dark:border-ink-700 dark:text-zinc-100 dark:hover:bg-ink-800"
           >
-            <RetryIcon /> {retrying ? 'Retrying...' : 'Retry'}
+            <RetryIcon className="size-3.5" /> {retrying ? 'Retrying...' : 'Retry'}
           </button>
         </div>
       )
