@@ -4,7 +4,6 @@
 import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { PublicPage } from './public/PublicPage.tsx'
-import { WorkPage, workInPage } from './public/WorkPage.tsx'
 import './styles.css'
 
 const rootElement = document.getElementById('root')
@@ -12,14 +11,19 @@ if (!rootElement) throw new Error('index.html has no #root element')
 
 if (/^\/(dashboard|auth|login|reset-password)(\/|$)/.test(location.pathname)) {
   import('./app/mount.tsx').then((m) => m.mountApp(rootElement))
+} else if (document.getElementById('work-data')) {
+  // A work's page (/work/<slug>, the server put the work in it): a chunk of its own, so the
+  // landing page's first JavaScript does not carry it.
+  import('./public/WorkPage.tsx').then((m) => m.mountWorkPage(rootElement))
 } else {
-  // A work's page when the server put a work in it (/work/<slug>); otherwise the landing page,
-  // also for any unknown path (SPEC §2).
-  const work = location.pathname.startsWith('/work/') ? workInPage() : null
-  // A transition lets React split the first render into short slices, keeping a slow phone's
-  // main thread free between them (lower Total Blocking Time).
+  // The landing page, also for any unknown path (SPEC §2). A transition lets React split the
+  // first render into short slices, keeping a slow phone's main thread free between them.
   const root = createRoot(rootElement)
   startTransition(() => {
-    root.render(<StrictMode>{work ? <WorkPage video={work} /> : <PublicPage />}</StrictMode>)
+    root.render(
+      <StrictMode>
+        <PublicPage />
+      </StrictMode>,
+    )
   })
 }

@@ -1,16 +1,27 @@
 // A work's own page (/work/<slug>, issue 16 item 3): the studio's header and contact footer around
 // the video, its title, description and brand. The server puts the work's data in the page
 // (#work-data) with the tags link previews read, so nothing is fetched before it draws.
-import { Suspense, use, useRef, useState } from 'react'
+import { StrictMode, Suspense, startTransition, use, useRef, useState } from 'react'
+import { createRoot } from 'react-dom/client'
 import { useAttachedStream } from '../player/use-stream.ts'
 import { ContactFooter } from './ContactFooter.tsx'
 import { Header } from './Header.tsx'
 import { PlayIcon } from './icons.tsx'
+import { PublicPage } from './PublicPage.tsx'
 import { type PublicVideo, toVideo } from './publicVideos.ts'
 import { type PublicSite, publicSite } from './siteContent.ts'
 
-/** The work the server named in this page, or null (then the page is the landing page). */
-export function workInPage(): PublicVideo | null {
+/** Draws the work the server put in this page; the landing page if its data cannot be read. */
+export function mountWorkPage(rootElement: HTMLElement) {
+  const work = workInPage()
+  const root = createRoot(rootElement)
+  startTransition(() => {
+    root.render(<StrictMode>{work ? <WorkPage video={work} /> : <PublicPage />}</StrictMode>)
+  })
+}
+
+/** The work the server named in this page, or null. */
+function workInPage(): PublicVideo | null {
   const data = document.getElementById('work-data')?.textContent
   if (!data) return null
   try {
