@@ -1,6 +1,7 @@
 // Lighthouse (mobile preset) against the production build on localhost with 12 seeded videos:
 // five runs, medians of performance, accessibility, LCP, TBT, CLS and the public page's JS.
-// Usage: bun run build && bun bench/lighthouse.ts [--runs 5] [--json out.json]
+// `--work` measures the first work's own page (/work/<slug>) instead of `/`.
+// Usage: bun run build && bun bench/lighthouse.ts [--runs 5] [--work] [--json out.json]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -115,7 +116,14 @@ async function main() {
   try {
     const { token } = await server.apiLogin()
     await seedVideos(server.url, token, samples)
-    const url = `${server.url}/`
+    let path = '/'
+    if (args.includes('--work')) {
+      const list = (await (await fetch(`${server.url}/api/public/videos?limit=1`)).json()) as {
+        data: { videos: { slug: string }[] }
+      }
+      path = `/work/${list.data.videos[0]!.slug}`
+    }
+    const url = `${server.url}${path}`
     console.log(`Lighthouse ${RUNS}× (mobile preset) on ${url} with ${samples.length} videos`)
     await lighthouse(url) // warm-up: server caches, Chromium profile; not counted
 
