@@ -39,6 +39,8 @@ COPY package.json tsconfig.json tsconfig.base.json ./
 COPY src ./src
 COPY db ./db
 COPY --from=build /app/web/dist ./web/dist
+# The public pages' server render: one file with React inside (no web dependency at run time).
+COPY --from=build /app/web/dist-ssr ./web/dist-ssr
 RUN mkdir -p /data && chown bun:bun /data
 # Owned by root and not writable by the server: only /data is.
 USER bun

@@ -271,7 +271,7 @@ for (const size of WIDTHS) {
         // hls.js is its own chunk, imported only dynamically, and with no stream to play it is
         // never fetched at all.
         const hls = hlsChunk()
-        expect(hls.dynamicFromEntry).toBe(true)
+        expect(hls.dynamicOnly).toBe(true)
         expect(initialFiles().has(hls.file)).toBe(false)
         expect(urls).not.toContain(`/${hls.file}`)
         for (const video of videos)

@@ -123,7 +123,7 @@ describe('the public page with processed videos', () => {
     'hls.js is not in the initial JavaScript: its chunk comes when the grid nears, before a click',
     async () => {
       const hls = hlsChunk()
-      expect(hls.dynamicFromEntry).toBe(true)
+      expect(hls.dynamicOnly).toBe(true)
       expect(initialFiles().has(hls.file)).toBe(false)
 
       const { page, context } = await openPage(browser, {

@@ -49,6 +49,8 @@ const envSchema = z.object({
   PUBLIC_URL: optionalUrl(['http://', 'https://']),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   WEB_DIST: z.string().default('web/dist'),
+  // The public pages' server render (`bun run build` makes both).
+  SSR_DIST: z.string().default('web/dist-ssr'),
   // Seconds a connection may send nothing before it is dropped (Bun allows up to 255).
   IDLE_TIMEOUT: z.coerce.number().int().min(1).max(255).default(60),
 
@@ -85,6 +87,7 @@ export type Config = {
   publicUrl: string
   smtpUrl: string | undefined
   webDist: string
+  ssrDist: string
   idleTimeoutSeconds: number
   trustedProxies: string[]
   media: MediaConfig
@@ -120,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     webDist: e.WEB_DIST,
+    ssrDist: e.SSR_DIST,
     idleTimeoutSeconds: e.IDLE_TIMEOUT,
     trustedProxies: e.TRUSTED_PROXIES,
     media: {

@@ -12,6 +12,7 @@ import { readCapped } from './http/body.ts'
 import { clientAddressResolver } from './http/client-ip.ts'
 import { compressAnswer } from './http/compress.ts'
 import { pathnameOf } from './http/pathname.ts'
+import { createPublicPages } from './http/public-pages.ts'
 import { AnswerCache } from './http/response-cache.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
@@ -54,11 +55,17 @@ export function createPaths(deps: {
     uploads: services.uploads,
     requireSession: services.sessions.requireSession,
   }
-  const serveStatic = createStaticHandler(config.webDist)
+  const pages = createPublicPages({
+    site: services.site,
+    videos: services.videos,
+    webDist: config.webDist,
+    ssrDist: config.ssrDist,
+  })
+  const serveStatic = createStaticHandler(config.webDist, pages.landing)
   const workPages = createWorkPages({
     videos: services.videos,
     publicUrl: config.publicUrl,
-    webDist: config.webDist,
+    pages,
   })
   const clientAddress = clientAddressResolver(config.trustedProxies)
 

@@ -40,6 +40,7 @@ export async function startServer(env: Record<string, string> = {}) {
     ADMIN_PASSWORD,
     PUBLIC_URL: url,
     WEB_DIST: join(ROOT, 'web', 'dist'),
+    SSR_DIST: join(ROOT, 'web', 'dist-ssr'),
     ...env,
   }
   let proc: ReturnType<typeof Bun.spawn> | undefined

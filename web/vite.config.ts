@@ -93,7 +93,9 @@ function brandTitle(): Plugin {
   }
 }
 
-export default defineConfig({
+// `vite build --ssr src/public/server.tsx` builds the public pages' server render into dist-ssr/:
+// one file with React inside, so the server needs no web dependency at run time.
+export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // The one alias of tsconfig.base.json: the web app reaches the shared schemas through it.
   resolve: { alias: { '@shared': fileURLToPath(new URL('../src/schemas', import.meta.url)) } },
@@ -107,13 +109,18 @@ export default defineConfig({
       'src/fonts/instrument-serif-latin-400-normal.woff2',
       'src/fonts/instrument-serif-latin-400-italic.woff2',
     ]),
-    precompress(),
+    isSsrBuild ? null : precompress(),
   ],
+  ssr: { noExternal: true, target: 'node' },
+  // The server render gets React's production build whatever NODE_ENV the server runs with, and
+  // no copy of public/ (the browser build has it).
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+  publicDir: isSsrBuild ? false : 'public',
   build: {
-    outDir: 'dist',
+    outDir: isSsrBuild ? 'dist-ssr' : 'dist',
     emptyOutDir: true,
     // The e2e check reads the manifest to prove `/` never requests the dashboard's chunks.
-    manifest: true,
+    manifest: !isSsrBuild,
     target: 'es2022',
     // hls.js's full build is one 578 KB chunk (178 KB gzip), imported only when a stream is about
     // to play (web/src/player/load-hls.ts): a size that is known and deliberate, not a warning.
@@ -122,4 +129,4 @@ export default defineConfig({
   server: {
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, ws: false }])),
   },
-})
+}))

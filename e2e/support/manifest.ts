@@ -37,10 +37,38 @@ export function initialFiles(): Set<string> {
   return files
 }
 
-/** Files that only the dashboard needs (never requested by `/`). */
+/** A dynamic entry and everything it imports statically. */
+function closure(m: Manifest, start: string): Set<string> {
+  const files = new Set<string>()
+  const walk = (key: string) => {
+    const chunk = m[key]!
+    if (files.has(chunk.file)) return
+    files.add(chunk.file)
+    for (const css of chunk.css ?? []) files.add(css)
+    for (const next of chunk.imports ?? []) walk(next)
+  }
+  walk(start)
+  return files
+}
+
+/**
+ * The public pages' React chunk (web/src/public/mount.tsx) and what it imports: loaded on a
+ * visitor's first intent, never up front (web/src/public/on-intent.ts).
+ */
+export function publicChunks(): { mount: string; files: Set<string> } {
+  const m = manifest()
+  const key = Object.keys(m).find((k) => k.endsWith('public/mount.tsx'))
+  if (!key) throw new Error('the build has no public chunk (src/public/mount.tsx)')
+  const initial = initialFiles()
+  const files = closure(m, key)
+  for (const file of initial) files.delete(file)
+  return { mount: m[key]!.file, files }
+}
+
+/** Files that only the dashboard needs (never requested by `/`, live or not). */
 export function dashboardChunks(): string[] {
   const m = manifest()
-  const initial = initialFiles()
+  const initial = new Set([...initialFiles(), ...publicChunks().files])
   const app = Object.entries(m).find(([key]) => key.includes('app/mount'))
   if (!app) throw new Error('the build has no dashboard chunk (src/app/mount.tsx)')
   const files = new Set<string>()
@@ -57,15 +85,12 @@ export function dashboardChunks(): string[] {
   return [...files]
 }
 
-/** The hls.js chunk: a dynamic entry of its own, imported by the entry only dynamically. */
-export function hlsChunk(): { file: string; dynamicFromEntry: boolean } {
+/** The hls.js chunk: a dynamic entry of its own, which no chunk imports statically. */
+export function hlsChunk(): { file: string; dynamicOnly: boolean } {
   const m = manifest()
   const found = Object.entries(m).find(([key]) => /node_modules\/hls\.js\//.test(key))
   if (!found) throw new Error('the build has no hls.js chunk')
   const [key, chunk] = found
-  const entry = Object.values(m).find((c) => c.isEntry)!
-  return {
-    file: chunk.file,
-    dynamicFromEntry: Boolean(chunk.isDynamicEntry && entry.dynamicImports?.includes(key)),
-  }
+  const importedStatically = Object.values(m).some((c) => c.imports?.includes(key))
+  return { file: chunk.file, dynamicOnly: Boolean(chunk.isDynamicEntry) && !importedStatically }
 }

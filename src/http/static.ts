@@ -1,9 +1,11 @@
 // The built web app: hashed assets (scripts, styles, fonts) cached for a year, everything else
-// revalidated by ETag and Last-Modified, and index.html for any other path (SPEC §2: unknown
-// paths show the landing page), except a missing file in one of the build's own asset folders.
+// revalidated by ETag and Last-Modified, and for any other path the landing page (SPEC §2: unknown
+// paths show it), server-rendered, or the plain index.html for the dashboard's paths; a missing
+// file in one of the build's own asset folders is a 404.
 import { existsSync, type Stats, statSync } from 'node:fs'
 import { join, normalize, resolve } from 'node:path'
 import { BRAND } from '../schemas/brand.ts'
+import { DASHBOARD_PATH } from '../schemas/public-page.ts'
 import { ENCODED, type Encoded, matchesNoneMatch, negotiate } from './compress.ts'
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${BRAND.name}</title></head>
@@ -19,7 +21,14 @@ const TWIN_EXTENSION: Record<Encoded, string> = { br: '.br', gzip: '.gz' }
 // held the fonts before Vite hashed them into /assets/; an old page may still ask there.
 const ASSET_FOLDER = /^\/(assets|fonts|hero|clients)\//
 
-export function createStaticHandler(distDir: string) {
+/**
+ * `landing`: the landing page as the server renders it (public-pages.ts), for every path that is
+ * not a file, an asset folder or one of the dashboard's; null falls back to the plain index.html.
+ */
+export function createStaticHandler(
+  distDir: string,
+  landing?: (req: Request) => Promise<Response | null>,
+) {
   const root = resolve(distDir)
   const indexPath = join(root, 'index.html')
 
@@ -44,6 +53,10 @@ export function createStaticHandler(distDir: string) {
         status: 404,
         headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' },
       })
+    }
+    if (landing && !DASHBOARD_PATH.test(pathname)) {
+      const page = await landing(req)
+      if (page) return page
     }
     if (!existsSync(indexPath)) {
       return new Response(PLACEHOLDER, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })

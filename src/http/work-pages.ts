@@ -1,19 +1,20 @@
-// What search engines and link previews read (issue 16 item 3): /work/<slug> as the web app's
-// page with the work's own head (title, description, canonical URL, Open Graph, a Twitter player
+// What search engines and link previews read (issue 16 item 3): /work/<slug> as the server-rendered
+// page (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a Twitter player
 // card and JSON-LD VideoObject), /work/<slug>/embed (the player that card frames), /sitemap.xml
 // with video entries, and /robots.txt. An old slug redirects for good; an unknown or hidden work
 // falls through to the landing page, as every unknown path does (SPEC §2).
-import { readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import { BRAND } from '../schemas/brand.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'
 import type { PublicVideoView, VideosService } from '../services/videos.ts'
+import type { PublicPages } from './public-pages.ts'
+import { scriptJson } from './public-pages.ts'
 import { markSecured } from './security-headers.ts'
 
 type Deps = {
   videos: Pick<VideosService, 'bySlug' | 'publicList'>
   publicUrl: string
-  webDist: string
+  /** Renders a work's page around the head given here. */
+  pages: Pick<PublicPages, 'work'>
 }
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
@@ -23,9 +24,6 @@ const escapeHtml = (text: string) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   )
-/** JSON inside a <script> element: nothing in it can close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
-
 /** Seconds as ISO 8601 (schema.org's duration): 83.4 → PT1M23S. */
 export function isoDuration(seconds: number): string {
   const whole = Math.max(0, Math.round(seconds))
@@ -38,20 +36,6 @@ export function isoDuration(seconds: number): string {
 export function createWorkPages(deps: Deps) {
   const base = deps.publicUrl.replace(/\/+$/, '')
   const absolute = (path: string) => `${base}${path}`
-  const indexPath = join(deps.webDist, 'index.html')
-  let shell: { mtimeMs: number; html: string } | null = null
-
-  /** The built index.html, read again only when a new build replaced it. */
-  function readShell(): string | null {
-    try {
-      const { mtimeMs } = statSync(indexPath)
-      if (shell?.mtimeMs !== mtimeMs) shell = { mtimeMs, html: readFileSync(indexPath, 'utf8') }
-      return shell.html
-    } catch {
-      return null
-    }
-  }
-
   const describe = (video: PublicVideoView) =>
     video.description.trim() || `${video.title}: a work by ${BRAND.name}.`
 
@@ -105,21 +89,7 @@ export function createWorkPages(deps: Deps) {
       meta('name', 'twitter:player:width', width),
       meta('name', 'twitter:player:height', height),
       `<script type="application/ld+json">${scriptJson(ld)}</script>`,
-      // The page's own data: the web app draws the work from it without another request.
-      `<script type="application/json" id="work-data">${scriptJson(video)}</script>`,
     ].join('\n    ')
-  }
-
-  function workPage(video: PublicVideoView): Response | null {
-    const html = readShell()
-    if (!html) return null
-    const page = html
-      .replace(/<title>[\s\S]*?<\/title>/, '')
-      .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
-      .replace('</head>', `  ${headFor(video)}\n  </head>`)
-    return new Response(page, {
-      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' },
-    })
   }
 
   /** The player a Twitter card frames: the only answer that may be shown inside another site. */
@@ -208,6 +178,8 @@ export function createWorkPages(deps: Deps) {
       const to = `/work/${found.redirect}${match[2] ?? ''}`
       return new Response(null, { status: 301, headers: { Location: to } })
     }
-    return match[2] ? embedPage(found.video) : workPage(found.video)
+    return match[2]
+      ? embedPage(found.video)
+      : deps.pages.work(req, found.video, headFor(found.video))
   }
 }

@@ -1,29 +1,23 @@
 /// <reference types="vite/client" />
-// The one web entry: the public page renders at once; the dashboard is a separate chunk that
-// only dashboard and auth paths download.
-import { StrictMode, startTransition } from 'react'
-import { createRoot } from 'react-dom/client'
-import { PublicPage } from './public/PublicPage.tsx'
+// The one web entry, and the public pages' whole first script: it carries no React. The dashboard
+// is a chunk that only dashboard and auth paths download; a public page the server rendered
+// becomes live on the visitor's first intent (public/on-intent.ts); one it did not render (the
+// dev server's) is drawn at once.
+import { DASHBOARD_PATH } from '@shared/public-page.ts'
+import { liveOnIntent } from './public/on-intent.ts'
 import './styles.css'
 
 const rootElement = document.getElementById('root')
 if (!rootElement) throw new Error('index.html has no #root element')
 
-if (/^\/(dashboard|auth|login|reset-password)(\/|$)/.test(location.pathname)) {
+const mountPublic = (hydrate: boolean) =>
+  import('./public/mount.tsx').then((m) => m.mountPublic(rootElement, hydrate))
+
+if (DASHBOARD_PATH.test(location.pathname)) {
   import('./app/mount.tsx').then((m) => m.mountApp(rootElement))
-} else if (document.getElementById('work-data')) {
-  // A work's page (/work/<slug>, the server put the work in it): a chunk of its own, so the
-  // landing page's first JavaScript does not carry it.
-  import('./public/WorkPage.tsx').then((m) => m.mountWorkPage(rootElement))
+} else if (rootElement.dataset.rendered !== undefined) {
+  liveOnIntent(rootElement, () => mountPublic(true))
 } else {
-  // The landing page, also for any unknown path (SPEC §2). A transition lets React split the
-  // first render into short slices, keeping a slow phone's main thread free between them.
-  const root = createRoot(rootElement)
-  startTransition(() => {
-    root.render(
-      <StrictMode>
-        <PublicPage />
-      </StrictMode>,
-    )
-  })
+  // The landing page also stands for any unknown path (SPEC §2).
+  void mountPublic(false)
 }

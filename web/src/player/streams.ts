@@ -33,6 +33,8 @@ let nativeHls: boolean | undefined
 
 /** Whether playing these sources here will need the hls.js chunk (so it is worth prefetching). */
 export function needsHlsJs(sources: StreamSources): boolean {
+  // On the server (the public pages' render) nothing plays: nothing to prefetch either.
+  if (typeof window === 'undefined') return false
   return Boolean(sources.hlsUrl) && !playsHlsNatively() && mediaSourceAvailable()
 }
 

@@ -11,6 +11,19 @@ const srcset = (image: SiteImage, type: 'image/avif' | 'image/webp') =>
     .map((file) => `${file.url} ${file.width}w`)
     .join(', ')
 
+/**
+ * The hero's <picture> sources in the order the browser tries them: the mobile image below the
+ * breakpoint, then the wide one, AVIF before WebP. The server's render preloads the first of each.
+ */
+export function heroSources(images: PublicSite['hero']['images']) {
+  return [
+    { media: MOBILE_QUERY, type: 'image/avif', srcSet: srcset(images.mobile, 'image/avif') },
+    { media: MOBILE_QUERY, type: 'image/webp', srcSet: srcset(images.mobile, 'image/webp') },
+    { media: undefined, type: 'image/avif', srcSet: srcset(images.wide, 'image/avif') },
+    { media: undefined, type: 'image/webp', srcSet: srcset(images.wide, 'image/webp') },
+  ] as const
+}
+
 /** The hero's content from the server; null when it could not be loaded (the frame stays). */
 export function Hero({ hero }: { hero: PublicSite['hero'] | null }) {
   const wide = hero?.images.wide
@@ -25,24 +38,13 @@ export function Hero({ hero }: { hero: PublicSite['hero'] | null }) {
       aria-labelledby="hero-heading"
       className="relative isolate flex min-h-[max(36rem,100svh)] items-end overflow-hidden bg-ink-950"
     >
-      {/* Same sources, sizes and media as the preloads in index.html (for the built-in images),
-          so the browser reuses them. Never lazy: this is the largest paint. */}
-      {wide && narrow && fallback ? (
+      {/* Same sources, sizes and media as the server render's preloads, so the browser reuses
+          them. Never lazy: this is the largest paint. */}
+      {hero && wide && narrow && fallback ? (
         <picture>
-          <source
-            media={MOBILE_QUERY}
-            type="image/avif"
-            srcSet={srcset(narrow, 'image/avif')}
-            sizes="100vw"
-          />
-          <source
-            media={MOBILE_QUERY}
-            type="image/webp"
-            srcSet={srcset(narrow, 'image/webp')}
-            sizes="100vw"
-          />
-          <source type="image/avif" srcSet={srcset(wide, 'image/avif')} sizes="100vw" />
-          <source type="image/webp" srcSet={srcset(wide, 'image/webp')} sizes="100vw" />
+          {heroSources(hero.images).map((source) => (
+            <source key={`${source.media}${source.type}`} {...source} sizes="100vw" />
+          ))}
           <img
             src={fallback.url}
             alt=""

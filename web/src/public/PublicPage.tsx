@@ -5,32 +5,39 @@ import { Clients } from './Clients.tsx'
 import { ContactFooter } from './ContactFooter.tsx'
 import { Header } from './Header.tsx'
 import { Hero } from './Hero.tsx'
-import { loadPublicPage, type PublicVideo } from './publicVideos.ts'
+import {
+  loadPublicPage,
+  type PublicPage as PublicPageOfWorks,
+  type PublicVideo,
+} from './publicVideos.ts'
 import { type PublicSite, publicSite } from './siteContent.ts'
 import { Work } from './Work.tsx'
 
-// Asked for as soon as this module loads (index.html's preload has it on the way already).
-const siteContent = publicSite()
-
 /**
- * The grid's works, a page at a time: the first as the page loads, the next when the visitor
- * nears the end of the grid or asks for more. Each page is a few KB whatever the catalogue's size.
+ * The grid's works, a page at a time: the first from the server's render (or asked for as the
+ * page loads), the next when the visitor nears the end of the grid or asks for more. Each page is
+ * a few KB whatever the catalogue's size.
  */
-function usePublicVideos() {
-  const [videos, setVideos] = useState<PublicVideo[]>([])
-  const [loading, setLoading] = useState(true)
-  const [next, setNext] = useState<string | null>(null)
+function usePublicVideos(initial: PublicPageOfWorks | undefined) {
+  const [videos, setVideos] = useState<PublicVideo[]>(initial?.videos ?? [])
+  const [loading, setLoading] = useState(!initial)
+  const [next, setNext] = useState<string | null>(initial?.nextCursor ?? null)
   const [loadingMore, setLoadingMore] = useState(false)
   const controller = useRef<AbortController | null>(null)
   // The works shown as of the last render: 'Show more' reports how many a page added.
   const shown = useRef(videos)
   shown.current = videos
+  // Whether a later page was added: the first page, asked for again, then replaces nothing.
+  const extended = useRef(false)
 
   useEffect(() => {
     const abort = new AbortController()
     controller.current = abort
+    // SPEC §7 asks for the list on mount: a rendered page shows the server's first page at once
+    // and takes the fresh one if it differs; without one, the grid waits for it.
     loadPublicPage(abort.signal)
       .then((page) => {
+        if (extended.current) return
         // One transition swaps the placeholders for the tiles without blocking the thread.
         startTransition(() => {
           setVideos(page.videos)
@@ -40,7 +47,7 @@ function usePublicVideos() {
       })
       .catch((error: unknown) => {
         if (abort.signal.aborted) return
-        // SPEC §8: logged only; the grid stays empty and the page carries on.
+        // SPEC §8: logged only; the grid keeps what it has (empty without a rendered page).
         console.error('Could not load the public videos', error)
         setLoading(false)
       })
@@ -56,6 +63,7 @@ function usePublicVideos() {
       // A work that moved in the curated order meanwhile is shown once, where it was first seen.
       const ids = new Set(shown.current.map((v) => v._id))
       const fresh = page.videos.filter((v) => !ids.has(v._id))
+      extended.current = true
       setVideos((list) => [...list, ...fresh])
       setNext(page.nextCursor)
       return fresh.length
@@ -70,24 +78,34 @@ function usePublicVideos() {
   return { videos, loading, more: next !== null, loadingMore, loadMore }
 }
 
-export function PublicPage() {
+/** The landing page; `initial` is what the server rendered it with (page-data.ts). */
+export function PublicPage({
+  initial,
+}: {
+  initial?: { site: PublicSite | null; page: PublicPageOfWorks }
+}) {
   // Started here, outside the boundary below, so the videos do not wait for the content.
-  const grid = usePublicVideos()
+  const grid = usePublicVideos(initial?.page)
+  if (initial) return <Page site={initial.site} grid={grid} />
   // The page draws once, with its content: no placeholder text that the real text then moves.
   return (
     <Suspense fallback={null}>
-      <Page content={siteContent} grid={grid} />
+      <FetchedContent grid={grid} />
     </Suspense>
   )
 }
 
-function Page(props: {
-  content: Promise<PublicSite | null>
+function FetchedContent({ grid }: { grid: ReturnType<typeof usePublicVideos> }) {
+  return <Page site={use(publicSite())} grid={grid} />
+}
+
+function Page({
+  site,
+  grid,
+}: {
+  site: PublicSite | null
   grid: ReturnType<typeof usePublicVideos>
 }) {
-  const { grid } = props
-  const site = use(props.content)
-
   return (
     <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
       <a

@@ -1,38 +1,16 @@
 // A work's own page (/work/<slug>, issue 16 item 3): the studio's header and contact footer around
-// the video, its title, description and brand. The server puts the work's data in the page
-// (#work-data) with the tags link previews read, so nothing is fetched before it draws.
-import { StrictMode, Suspense, startTransition, use, useRef, useState } from 'react'
-import { createRoot } from 'react-dom/client'
+// the video, its title, description and brand. The server renders it with the tags link previews
+// read and puts its data in the page (page-data.ts), so nothing is fetched before it draws.
+import { Suspense, use, useRef, useState } from 'react'
 import { useAttachedStream } from '../player/use-stream.ts'
 import { ContactFooter } from './ContactFooter.tsx'
 import { Header } from './Header.tsx'
 import { PlayIcon } from './icons.tsx'
-import { PublicPage } from './PublicPage.tsx'
-import { type PublicVideo, toVideo } from './publicVideos.ts'
+import type { PublicVideo } from './publicVideos.ts'
 import { type PublicSite, publicSite } from './siteContent.ts'
 
-/** Draws the work the server put in this page; the landing page if its data cannot be read. */
-export function mountWorkPage(rootElement: HTMLElement) {
-  const work = workInPage()
-  const root = createRoot(rootElement)
-  startTransition(() => {
-    root.render(<StrictMode>{work ? <WorkPage video={work} /> : <PublicPage />}</StrictMode>)
-  })
-}
-
-/** The work the server named in this page, or null. */
-function workInPage(): PublicVideo | null {
-  const data = document.getElementById('work-data')?.textContent
-  if (!data) return null
-  try {
-    return toVideo(JSON.parse(data))
-  } catch {
-    return null
-  }
-}
-
-export function WorkPage({ video }: { video: PublicVideo }) {
-  const content = useRef(publicSite()).current
+/** `site`: the content the server rendered the page with; asked for when not given. */
+export function WorkPage({ video, site }: { video: PublicVideo; site?: PublicSite | null }) {
   return (
     <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
       <a
@@ -74,16 +52,19 @@ export function WorkPage({ video }: { video: PublicVideo }) {
           </div>
         </article>
       </main>
-      <Suspense fallback={null}>
-        <Footer content={content} />
-      </Suspense>
+      {site === undefined ? (
+        <Suspense fallback={null}>
+          <FetchedFooter />
+        </Suspense>
+      ) : (
+        <ContactFooter content={site?.contact ?? null} />
+      )}
     </div>
   )
 }
 
-function Footer({ content }: { content: Promise<PublicSite | null> }) {
-  const site = use(content)
-  return <ContactFooter content={site?.contact ?? null} />
+function FetchedFooter() {
+  return <ContactFooter content={use(publicSite())?.contact ?? null} />
 }
 
 /**

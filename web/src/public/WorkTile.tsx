@@ -273,8 +273,9 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
  */
 function ShareLink({ video }: { video: PublicVideo }) {
   const [said, setSaid] = useState('')
-  const url = `${location.origin}/work/${video.slug}`
   const copy = async () => {
+    // Read in the click, not the render: the server renders this tile too.
+    const url = `${location.origin}/work/${video.slug}`
     try {
       await navigator.clipboard.writeText(url)
       setSaid('Link copied')

@@ -1,5 +1,6 @@
 // Reads GET /api/public/videos a page at a time with plain fetch: the public bundle carries no
 // query or schema library.
+import { LANDING_PAGE_SIZE } from '@shared/public-page.ts'
 import type { PublicVideo } from '../api.ts'
 
 export type { PublicVideo }
@@ -55,15 +56,22 @@ function urlOrNull(value: unknown): string | null {
 export type PublicPage = { videos: PublicVideo[]; nextCursor: string | null }
 
 /** How many works the landing page asks for at a time: the first screens, a few KB on the wire. */
-export const PUBLIC_PAGE_SIZE = 12
+export const PUBLIC_PAGE_SIZE = LANDING_PAGE_SIZE
 
 export function parsePublicPage(body: unknown): PublicPage {
-  if (!isRecord(body) || body.status !== 'success' || !isRecord(body.data)) {
+  if (!isRecord(body) || body.status !== 'success') {
     throw new Error('Unexpected answer from /api/public/videos')
   }
-  const list = body.data.videos
-  if (!Array.isArray(list)) throw new Error('Unexpected answer from /api/public/videos')
-  const next = body.data.nextCursor
+  return publicPageFrom(body.data)
+}
+
+/** The `data` of an answer (also what the server puts in a rendered page) as a page of works. */
+export function publicPageFrom(data: unknown): PublicPage {
+  const list = isRecord(data) ? data.videos : undefined
+  if (!isRecord(data) || !Array.isArray(list)) {
+    throw new Error('Unexpected answer from /api/public/videos')
+  }
+  const next = data.nextCursor
   return {
     videos: list.map(toVideo).filter((video): video is PublicVideo => video !== null),
     nextCursor: typeof next === 'string' && next ? next : null,

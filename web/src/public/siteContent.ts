@@ -1,6 +1,6 @@
-// The public page's editable content, from GET /api/public/site with plain fetch (the public
-// bundle carries no query or schema library). The request starts when this module loads, and
-// index.html preloads the same URL, so it runs beside the script rather than after it.
+// The public page's editable content: in the page when the server rendered it (page-data.ts),
+// otherwise from GET /api/public/site with plain fetch (the public bundle carries no query or
+// schema library), asked for once per page load.
 import type { PublicSite, SiteImage } from '@shared/site.ts'
 
 export type { PublicSite, SiteImage }
@@ -30,7 +30,11 @@ export function parsePublicSite(body: unknown): PublicSite {
   if (!isRecord(body) || body.status !== 'success' || !isRecord(body.data)) {
     throw new Error(`Unexpected answer from ${URL}`)
   }
-  const site = body.data.site
+  return publicSiteFrom(body.data.site)
+}
+
+/** The answer's `site` (also what the server puts in a rendered page) as the page's content. */
+export function publicSiteFrom(site: unknown): PublicSite {
   if (!isRecord(site) || !isRecord(site.hero) || !isRecord(site.about) || !isRecord(site.contact))
     throw new Error(`Unexpected answer from ${URL}`)
   const { hero, about, contact } = site
@@ -69,7 +73,6 @@ export function parsePublicSite(body: unknown): PublicSite {
 }
 
 async function fetchOnce(): Promise<PublicSite> {
-  // Same mode and credentials as the preload in index.html, so the browser reuses its answer.
   const response = await fetch(URL)
   if (!response.ok) throw new Error(`GET ${URL} answered ${response.status}`)
   return parsePublicSite(await response.json())

@@ -1,0 +1,143 @@
+// The public pages as HTML that already holds them (issue 16 item 4): the landing page (also for
+// every unknown path, SPEC §2) and a work's page, rendered from the database by the web app's own
+// components (web/src/public/server.tsx, built into web/dist-ssr/), inside the built index.html,
+// with the data they were rendered from for the browser to hydrate. Each page is kept as bytes
+// (and its br/gzip twins) until the next change to the site's content or to the videos, and
+// revalidates by ETag. Without the render bundle (the dev server, a build that lacks it) a page
+// still carries its data, and the browser draws it.
+import { readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { logUnexpected } from '../db-errors.ts'
+import { LANDING_PAGE_SIZE, PAGE_DATA_ID } from '../schemas/public-page.ts'
+import type { SiteService } from '../services/site.ts'
+import type { PublicVideoView, VideosService } from '../services/videos.ts'
+import { AnswerCache } from './response-cache.ts'
+import { markSecured, withSecurityHeaders } from './security-headers.ts'
+
+type Deps = {
+  site: Pick<SiteService, 'publicSite' | 'version'>
+  videos: Pick<VideosService, 'publicList' | 'version'>
+  /** The browser build (index.html) and the server render's build beside it. */
+  webDist: string
+  ssrDist: string
+}
+
+type Render = (raw: unknown) => { head: string; body: string } | null
+
+/** JSON inside a <script> element: nothing in it can close the element. */
+export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
+
+/** A file read again only when a new build replaced it (its mtime is part of every cache key). */
+function builtFile<T>(path: string, load: (path: string) => T | Promise<T>) {
+  let kept: { mtimeMs: number; value: Promise<T | null> } | null = null
+  return (): { mtimeMs: number; value: Promise<T | null> } | null => {
+    let mtimeMs: number
+    try {
+      mtimeMs = statSync(path).mtimeMs
+    } catch {
+      return null
+    }
+    if (kept?.mtimeMs !== mtimeMs) {
+      const value = Promise.resolve()
+        .then(() => load(path))
+        .catch((error: unknown) => {
+          logUnexpected('public-pages', error)
+          return null
+        })
+      kept = { mtimeMs, value }
+    }
+    return kept
+  }
+}
+
+export type PublicPages = ReturnType<typeof createPublicPages>
+
+export function createPublicPages(deps: Deps) {
+  const shell = builtFile(join(deps.webDist, 'index.html'), (path) => readFileSync(path, 'utf8'))
+  // A query on the URL makes a rebuilt bundle a new module rather than the one imported before.
+  const renderer = builtFile(join(deps.ssrDist, 'server.js'), async (path) => {
+    const module = (await import(`${path}?v=${statSync(path).mtimeMs}`)) as { render?: Render }
+    if (typeof module.render !== 'function') throw new Error(`${path} exports no render()`)
+    return module.render
+  })
+  const pages = new AnswerCache(() => deps.site.version() + deps.videos.version(), {
+    finish: (res) => withSecurityHeaders(res),
+    served: markSecured,
+  })
+
+  /** The shell with the page's head additions, its markup (when rendered) and its data. */
+  async function compose(
+    html: string,
+    raw: unknown,
+    head: { replace?: string; add?: string },
+  ): Promise<string> {
+    const render = await renderer()?.value
+    let rendered: ReturnType<Render> = null
+    try {
+      rendered = render ? render(raw) : null
+    } catch (error) {
+      // The page is still whole without its markup: the browser draws it from the data.
+      logUnexpected('public-pages', error)
+    }
+    let page = html
+    if (head.replace) {
+      page = page
+        .replace(/<title>[\s\S]*?<\/title>/, '')
+        .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
+    }
+    const added = [head.replace, rendered?.head, head.add].filter(Boolean).join('\n    ')
+    if (added) page = page.replace('</head>', `  ${added}\n  </head>`)
+    const data = `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(raw)}</script>`
+    return page.replace(
+      '<div id="root"></div>',
+      rendered
+        ? `<div id="root" data-rendered="">${rendered.body}</div>\n    ${data}`
+        : `<div id="root"></div>\n    ${data}`,
+    )
+  }
+
+  async function answer(
+    req: Request,
+    key: string,
+    data: () => Promise<unknown>,
+    head: { replace?: string; add?: string } = {},
+  ): Promise<Response | null> {
+    const built = shell()
+    const html = await built?.value
+    if (!built || !html) return null
+    try {
+      return await pages.answer(
+        `${key}@${built.mtimeMs}:${renderer()?.mtimeMs ?? 0}`,
+        req,
+        async () =>
+          new Response(await compose(html, await data(), head), {
+            headers: { 'Content-Type': 'text/html; charset=utf-8' },
+          }),
+        // Revalidated on every visit (a 304 while nothing changed): an edit shows at once.
+        'no-cache',
+      )
+    } catch (error) {
+      // The database could not give the page's data: the plain shell, whose script asks again.
+      logUnexpected('public-pages', error)
+      return null
+    }
+  }
+
+  const site = () => deps.site.publicSite()
+
+  return {
+    /** The landing page with its first works, as GET /api/public/videos?limit=12 gives them. */
+    landing: (req: Request) =>
+      answer(req, 'landing', async () => ({
+        kind: 'landing',
+        site: await site(),
+        videos: await deps.videos.publicList({ limit: LANDING_PAGE_SIZE }),
+      })),
+
+    /** A work's page; `head` replaces the shell's title and description. */
+    work: (req: Request, video: PublicVideoView, head: string) =>
+      answer(req, `work:${video.slug}`, async () => ({ kind: 'work', site: await site(), video }), {
+        replace: head,
+      }),
+  }
+}

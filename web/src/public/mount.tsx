@@ -1,0 +1,26 @@
+// Puts the public pages' React tree on #root: hydrating the server's markup, or drawing it where
+// the page came without one. A chunk of its own, so the first script of a public page is small.
+import { StrictMode } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { PublicApp } from './PublicApp.tsx'
+import { readPageData } from './page-data.ts'
+
+/** Resolves once the tree is live (its effects have run): a click held until then may go on. */
+export function mountPublic(rootElement: HTMLElement, hydrate: boolean): Promise<void> {
+  const data = readPageData()
+  return new Promise((resolve) => {
+    const app = (
+      <StrictMode>
+        <PublicApp data={data} onMounted={resolve} />
+      </StrictMode>
+    )
+    if (hydrate && data) {
+      hydrateRoot(rootElement, app, {
+        // A mismatch means the server's markup was not this tree's: React redraws it; say so.
+        onRecoverableError: (error) => console.error('Hydration fell back to a redraw', error),
+      })
+    } else {
+      createRoot(rootElement).render(app)
+    }
+  })
+}

@@ -1,0 +1,56 @@
+// Server-rendered public pages are complete without script: text, images, links to sections,
+// tel: and mailto: all work. React (about 60 KB gzip) is fetched when the visitor first does
+// something (a pointer over the page, a touch, a key, focus, a scroll), not before, so the first
+// load carries only this file. A button clicked before React is live is held and clicked again
+// once it is, within the same user activation (fullscreen and sound still allowed).
+// No React here: this is part of the page's first script.
+
+const INTENT_EVENTS = [
+  'pointerover',
+  'pointerdown',
+  'touchstart',
+  'keydown',
+  'focusin',
+  'wheel',
+  'scroll',
+] as const
+
+export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): void {
+  let started = false
+  let live = false
+  let held: HTMLElement | null = null
+  const listening = { capture: true, passive: true } as const
+
+  const hold = (event: MouseEvent) => {
+    if (live) return
+    const target = event.target instanceof Element ? event.target : null
+    const button = target?.closest('button')
+    if (!button || !root.contains(button)) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    held = button
+    start()
+  }
+
+  const start = () => {
+    if (started) return
+    started = true
+    for (const name of INTENT_EVENTS) removeEventListener(name, start, listening)
+    goLive()
+      .then(() => {
+        live = true
+        document.removeEventListener('click', hold, true)
+        const button = held
+        held = null
+        if (button?.isConnected) button.click()
+      })
+      .catch((error: unknown) => {
+        // The page stays as the server drew it: readable, its links working.
+        document.removeEventListener('click', hold, true)
+        console.error('The page could not load its script', error)
+      })
+  }
+
+  document.addEventListener('click', hold, true)
+  for (const name of INTENT_EVENTS) addEventListener(name, start, listening)
+}

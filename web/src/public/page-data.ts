@@ -1,0 +1,53 @@
+// The data of a server-rendered page (issue 16 item 4): the server writes the same values its API
+// answers hold into the page, and the server render and the browser both read them here, so
+// the markup the browser hydrates is the markup the server sent.
+import { PAGE_DATA_ID } from '@shared/public-page.ts'
+import { type PublicPage, type PublicVideo, publicPageFrom, toVideo } from './publicVideos.ts'
+import { type PublicSite, publicSiteFrom } from './siteContent.ts'
+
+export type LandingData = { kind: 'landing'; site: PublicSite | null; page: PublicPage }
+export type WorkData = { kind: 'work'; site: PublicSite | null; video: PublicVideo }
+export type PageData = LandingData | WorkData
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null
+
+function siteOrNull(value: unknown): PublicSite | null {
+  try {
+    return value === null ? null : publicSiteFrom(value)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * `{ kind: 'landing', site, videos }` (`videos` as GET /api/public/videos?limit=12 answers it) or
+ * `{ kind: 'work', site, video }`; null when it is neither.
+ */
+export function pageDataFrom(raw: unknown): PageData | null {
+  if (!isRecord(raw)) return null
+  const site = siteOrNull(raw.site ?? null)
+  if (raw.kind === 'work') {
+    const video = toVideo(raw.video)
+    return video ? { kind: 'work', site, video } : null
+  }
+  if (raw.kind === 'landing') {
+    try {
+      return { kind: 'landing', site, page: publicPageFrom(raw.videos) }
+    } catch {
+      return null
+    }
+  }
+  return null
+}
+
+/** The data the server put in this page, or null (a page it did not render, e.g. in dev). */
+export function readPageData(): PageData | null {
+  const text = document.getElementById(PAGE_DATA_ID)?.textContent
+  if (!text) return null
+  try {
+    return pageDataFrom(JSON.parse(text))
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,40 @@
+// The public pages' server render (issue 16 item 4), built by Vite into web/dist-ssr/ with React
+// inside it, and called by src/http/public-pages.ts with the values the API would answer. The
+// data goes through the same parsers the browser uses (page-data.ts), so the tree the browser
+// hydrates from the page's data is the tree rendered here.
+import { StrictMode } from 'react'
+import { renderToString } from 'react-dom/server'
+import { MOBILE_QUERY } from '../ui/breakpoint.ts'
+import { heroSources } from './Hero.tsx'
+import { PublicApp } from './PublicApp.tsx'
+import { pageDataFrom } from './page-data.ts'
+
+const escapeAttribute = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
+
+/** The page's head additions and #root's markup; null when `raw` is not a page's data. */
+export function render(raw: unknown): { head: string; body: string } | null {
+  const data = pageDataFrom(raw)
+  if (!data) return null
+  const body = renderToString(
+    <StrictMode>
+      <PublicApp data={data} />
+    </StrictMode>,
+  )
+  // The hero is the landing page's largest paint: the first source of each breakpoint, fetched
+  // from the head, at high priority, as the <picture> in the body would pick it.
+  const hero = data.kind === 'landing' ? data.site?.hero.images : undefined
+  const head = hero
+    ? heroSources(hero)
+        .filter((source, index, all) => all.findIndex((s) => s.media === source.media) === index)
+        .map(
+          (source) =>
+            `<link rel="preload" as="image" type="${source.type}" fetchpriority="high" media="${escapeAttribute(
+              // The wide image's source has no media: it is whatever the mobile one is not.
+              source.media ?? `not all and ${MOBILE_QUERY}`,
+            )}" imagesrcset="${escapeAttribute(source.srcSet)}" imagesizes="100vw" />`,
+        )
+        .join('\n    ')
+    : ''
+  return { head, body }
+}
