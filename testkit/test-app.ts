@@ -31,6 +31,7 @@ export async function startTestApp(env: Record<string, string> = {}) {
     ADMIN_PASSWORD,
     PUBLIC_URL: 'https://studio.test',
     WEB_DIST: '/nonexistent',
+    SSR_DIST: '/nonexistent',
     // Jobs are queued but not run: ffmpeg in the background of every video test would only load
     // the machine. The pipeline's tests turn workers on.
     MEDIA_WORKERS: '0',

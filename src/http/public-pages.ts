@@ -6,7 +6,7 @@
 // revalidates by ETag. Without the render bundle (the dev server, a build that lacks it) a page
 // still carries its data, and the browser draws it.
 import { readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { logUnexpected } from '../db-errors.ts'
 import { LANDING_PAGE_SIZE, PAGE_DATA_ID } from '../schemas/public-page.ts'
 import type { SiteService } from '../services/site.ts'
@@ -55,7 +55,7 @@ export type PublicPages = ReturnType<typeof createPublicPages>
 export function createPublicPages(deps: Deps) {
   const shell = builtFile(join(deps.webDist, 'index.html'), (path) => readFileSync(path, 'utf8'))
   // A query on the URL makes a rebuilt bundle a new module rather than the one imported before.
-  const renderer = builtFile(join(deps.ssrDist, 'server.js'), async (path) => {
+  const renderer = builtFile(resolve(deps.ssrDist, 'server.js'), async (path) => {
     const module = (await import(`${path}?v=${statSync(path).mtimeMs}`)) as { render?: Render }
     if (typeof module.render !== 'function') throw new Error(`${path} exports no render()`)
     return module.render

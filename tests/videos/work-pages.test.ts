@@ -159,11 +159,15 @@ describe('the work page', () => {
       embedUrl: 'https://studio.test/work/night-drive/embed',
     })
     expect(Date.parse(ld.uploadDate)).toBeGreaterThan(0)
+    // The page's data, for the browser to hydrate from (src/http/public-pages.ts).
     const data = JSON.parse(
-      /<script type="application\/json" id="work-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ??
+      /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ??
         'null',
     )
-    expect(data).toMatchObject({ _id: v._id, slug: 'night-drive', title: 'Night Drive' })
+    expect(data).toMatchObject({
+      kind: 'work',
+      video: { _id: v._id, slug: 'night-drive', title: 'Night Drive' },
+    })
   })
 
   test('once processed: og:video is the MP4, with its size, and JSON-LD has the duration', async () => {
