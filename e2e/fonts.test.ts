@@ -265,6 +265,7 @@ for (const size of [
           () => document.getElementById('hero-heading')!.getBoundingClientRect().height,
         )
         expect(height).toBe(secondProbe.firstLayout!.height)
+        expect(secondProbe.shifts).toEqual([])
         expect(secondProbe.cls).toBe(0)
         await secondCdp.detach()
 

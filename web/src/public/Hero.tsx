@@ -51,6 +51,7 @@ export function Hero({ hero }: { hero: PublicSite['hero'] | null }) {
             width={fallback.width}
             height={Math.round((fallback.width * wide.height) / wide.width)}
             fetchPriority="high"
+            decoding="async"
             className="absolute inset-0 -z-10 size-full object-cover object-[70%_50%] md:object-center"
           />
         </picture>
