@@ -11,7 +11,7 @@ import { launchBrowser } from '../testkit/browser.ts'
 import { makeSampleMedia, type SampleVideo, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
-import { hlsChunk, initialFiles } from './support/manifest.ts'
+import { hlsChunk, initialFiles, publicChunks } from './support/manifest.ts'
 import { saveScreenshot } from './support/screenshots.ts'
 
 const TEST_TIMEOUT = 60_000
@@ -314,6 +314,12 @@ describe('the public page with processed videos', () => {
         baseURL: server.url,
       })
       const paths = recordPaths(page)
+      // React's chunk comes late: the pointer rests on the tile before the page is live, and the
+      // preview starts once it is (web/src/public/on-intent.ts tells React where the pointer is).
+      await page.route(`**/${publicChunks().mount}`, async (route) => {
+        await Bun.sleep(1000)
+        await route.continue()
+      })
       await page.goto('/')
       await gridSettled(page)
       const button = page.getByRole('button', { name: `Play ${video.title}` })
@@ -369,6 +375,12 @@ describe('the public page with processed videos', () => {
       })
       await page.emulateMedia({ reducedMotion: 'reduce' })
       const paths = recordPaths(page)
+      // React's chunk comes late: the pointer rests on the tile before the page is live, and the
+      // preview starts once it is (web/src/public/on-intent.ts tells React where the pointer is).
+      await page.route(`**/${publicChunks().mount}`, async (route) => {
+        await Bun.sleep(1000)
+        await route.continue()
+      })
       await page.goto('/')
       await gridSettled(page)
       const button = page.getByRole('button', { name: `Play ${video.title}` })

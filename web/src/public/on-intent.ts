@@ -1,8 +1,10 @@
 // Server-rendered public pages are complete without script: text, images, links to sections,
 // tel: and mailto: all work. React (about 60 KB gzip) is fetched when the visitor first does
 // something (a pointer over the page, a touch, a key, focus, a scroll), not before, so the first
-// load carries only this file. A button clicked before React is live is held and clicked again
-// once it is, within the same user activation (fullscreen and sound still allowed).
+// load carries only this file. What happened before React was live is told again once it is: the
+// pointer's place (a tile's hover preview) and the focus (its prefetch) as the events React
+// listens for, and a held button click, clicked again within the same user activation
+// (fullscreen and sound still allowed).
 // No React here: this is part of the page's first script.
 
 const INTENT_EVENTS = [
@@ -19,7 +21,13 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
   let started = false
   let live = false
   let held: HTMLElement | null = null
+  let pointer: { target: Element; pointerType: string } | null = null
   const listening = { capture: true, passive: true } as const
+
+  const track = (event: PointerEvent) => {
+    if (event.target instanceof Element)
+      pointer = { target: event.target, pointerType: event.pointerType }
+  }
 
   const hold = (event: MouseEvent) => {
     if (live) return
@@ -40,6 +48,10 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
       .then(() => {
         live = true
         document.removeEventListener('click', hold, true)
+        for (const name of ['pointerover', 'pointermove'] as const) {
+          removeEventListener(name, track, listening)
+        }
+        retell(root, pointer)
         const button = held
         held = null
         if (button?.isConnected) button.click()
@@ -52,5 +64,22 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
   }
 
   document.addEventListener('click', hold, true)
+  for (const name of ['pointerover', 'pointermove'] as const)
+    addEventListener(name, track, listening)
   for (const name of INTENT_EVENTS) addEventListener(name, start, listening)
+}
+
+/**
+ * React derives enter from `pointerover` and focus from `focusin`: a pointer already resting on an
+ * element, or focus already in one, is told to it as those events, as if it had just arrived.
+ */
+function retell(root: HTMLElement, pointer: { target: Element; pointerType: string } | null) {
+  const { target, pointerType } = pointer ?? {}
+  if (target?.isConnected && root.contains(target) && target.matches(':hover')) {
+    target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType }))
+  }
+  const focused = document.activeElement
+  if (focused instanceof HTMLElement && focused !== root && root.contains(focused)) {
+    focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }))
+  }
 }
