@@ -16,6 +16,8 @@ const INTENT_EVENTS = [
   'wheel',
   'scroll',
 ] as const
+/** Where the pointer is, kept until React is live. */
+const POINTER_EVENTS = ['pointerover', 'pointermove'] as const
 
 export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): void {
   let started = false
@@ -47,10 +49,7 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
     goLive()
       .then(() => {
         live = true
-        document.removeEventListener('click', hold, true)
-        for (const name of ['pointerover', 'pointermove'] as const) {
-          removeEventListener(name, track, listening)
-        }
+        stopWatching()
         retell(root, pointer)
         const button = held
         held = null
@@ -58,14 +57,18 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
       })
       .catch((error: unknown) => {
         // The page stays as the server drew it: readable, its links working.
-        document.removeEventListener('click', hold, true)
+        stopWatching()
         console.error('The page could not load its script', error)
       })
   }
 
+  const stopWatching = () => {
+    document.removeEventListener('click', hold, true)
+    for (const name of POINTER_EVENTS) removeEventListener(name, track, listening)
+  }
+
   document.addEventListener('click', hold, true)
-  for (const name of ['pointerover', 'pointermove'] as const)
-    addEventListener(name, track, listening)
+  for (const name of POINTER_EVENTS) addEventListener(name, track, listening)
   for (const name of INTENT_EVENTS) addEventListener(name, start, listening)
 }
 
