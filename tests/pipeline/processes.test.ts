@@ -193,7 +193,18 @@ describe('`bun run worker` beside a server whose own worker is off', () => {
       (v) => v.status === 'ready' && folderOf(v.hlsUrl ?? '') !== before,
       { everyMs: 100 },
     )
-    expect(await derivedEntries(server.dataDir)).toEqual([folderOf(again.video.hlsUrl!)])
+    // The previous folder is removed once the new one is live (after the row says ready), so it
+    // may still be there for a moment; then only the new one is left.
+    const kept = folderOf(again.video.hlsUrl!)
+    const left = await until(
+      'the previous streams folder to be removed',
+      async () => {
+        const entries = await derivedEntries(server.dataDir)
+        return entries.includes(before) ? undefined : entries
+      },
+      5_000,
+    )
+    expect(left).toEqual([kept])
 
     worker.kill('SIGTERM')
     expect(await worker.exited).toBe(0)
