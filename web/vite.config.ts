@@ -7,6 +7,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite'
 import { documentTitle } from '../src/schemas/brand.ts'
+import { escapeHtml } from '../src/schemas/html.ts'
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3000}`
 const proxied = ['/trpc', '/api', '/uploads', '/media', '/healthz']
@@ -82,8 +83,6 @@ function preloadFonts(faces: string[]): Plugin {
 
 /** The studio's name (src/schemas/brand.ts) in the HTML's title, from the one place it lives. */
 function brandTitle(): Plugin {
-  const escapeHtml = (text: string) =>
-    text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
   return {
     name: 'brand-title',
     transformIndexHtml: {

@@ -65,12 +65,11 @@ export function createPublicPages(deps: Deps) {
     served: markSecured,
   })
 
-  /** The shell with the page's head additions, its markup (when rendered) and its data. */
-  async function compose(
-    html: string,
-    raw: unknown,
-    head: { replace?: string; add?: string },
-  ): Promise<string> {
+  /**
+   * The shell with the page's head additions, its markup (when rendered) and its data; `head`
+   * replaces the shell's title and description.
+   */
+  async function compose(html: string, raw: unknown, head?: string): Promise<string> {
     const render = await renderer()?.value
     let rendered: ReturnType<Render> = null
     try {
@@ -80,12 +79,12 @@ export function createPublicPages(deps: Deps) {
       logUnexpected('public-pages', error)
     }
     let page = html
-    if (head.replace) {
+    if (head) {
       page = page
         .replace(/<title>[\s\S]*?<\/title>/, '')
         .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
     }
-    const added = [head.replace, rendered?.head, head.add].filter(Boolean).join('\n    ')
+    const added = [head, rendered?.head].filter(Boolean).join('\n    ')
     if (added) page = page.replace('</head>', `  ${added}\n  </head>`)
     const data = `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(raw)}</script>`
     return page.replace(
@@ -100,7 +99,7 @@ export function createPublicPages(deps: Deps) {
     req: Request,
     key: string,
     data: () => Promise<unknown>,
-    head: { replace?: string; add?: string } = {},
+    head?: string,
   ): Promise<Response | null> {
     const built = shell()
     const html = await built?.value
@@ -136,8 +135,11 @@ export function createPublicPages(deps: Deps) {
 
     /** A work's page; `head` replaces the shell's title and description. */
     work: (req: Request, video: PublicVideoView, head: string) =>
-      answer(req, `work:${video.slug}`, async () => ({ kind: 'work', site: await site(), video }), {
-        replace: head,
-      }),
+      answer(
+        req,
+        `work:${video.slug}`,
+        async () => ({ kind: 'work', site: await site(), video }),
+        head,
+      ),
   }
 }

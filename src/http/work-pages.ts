@@ -4,6 +4,7 @@
 // with video entries, and /robots.txt. An old slug redirects for good; an unknown or hidden work
 // falls through to the landing page, as every unknown path does (SPEC §2).
 import { BRAND } from '../schemas/brand.ts'
+import { escapeHtml } from '../schemas/html.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'
 import type { PublicVideoView, VideosService } from '../services/videos.ts'
 import type { PublicPages } from './public-pages.ts'
@@ -19,11 +20,6 @@ type Deps = {
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  )
 /** Seconds as ISO 8601 (schema.org's duration): 83.4 → PT1M23S. */
 export function isoDuration(seconds: number): string {
   const whole = Math.max(0, Math.round(seconds))

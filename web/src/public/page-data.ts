@@ -2,15 +2,18 @@
 // answers hold into the page, and the server render and the browser both read them here, so
 // the markup the browser hydrates is the markup the server sent.
 import { PAGE_DATA_ID } from '@shared/public-page.ts'
-import { type PublicPage, type PublicVideo, publicPageFrom, toVideo } from './publicVideos.ts'
+import {
+  isRecord,
+  type PublicPage,
+  type PublicVideo,
+  publicPageFrom,
+  toVideo,
+} from './publicVideos.ts'
 import { type PublicSite, publicSiteFrom } from './siteContent.ts'
 
 export type LandingData = { kind: 'landing'; site: PublicSite | null; page: PublicPage }
 export type WorkData = { kind: 'work'; site: PublicSite | null; video: PublicVideo }
 export type PageData = LandingData | WorkData
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null
 
 function siteOrNull(value: unknown): PublicSite | null {
   try {

@@ -9,7 +9,7 @@ const STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
 
 const RETRY_DELAYS_MS = [500, 1500] // SPEC §7: two retries
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null
 }
 

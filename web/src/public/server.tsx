@@ -2,15 +2,14 @@
 // inside it, and called by src/http/public-pages.ts with the values the API would answer. The
 // data goes through the same parsers the browser uses (page-data.ts), so the tree the browser
 // hydrates from the page's data is the tree rendered here.
+
+import { escapeHtml } from '@shared/html.ts'
 import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { MOBILE_QUERY } from '../ui/breakpoint.ts'
 import { heroSources } from './Hero.tsx'
 import { PublicApp } from './PublicApp.tsx'
 import { pageDataFrom } from './page-data.ts'
-
-const escapeAttribute = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
 
 /** The page's head additions and #root's markup; null when `raw` is not a page's data. */
 export function render(raw: unknown): { head: string; body: string } | null {
@@ -29,10 +28,10 @@ export function render(raw: unknown): { head: string; body: string } | null {
         .filter((source, index, all) => all.findIndex((s) => s.media === source.media) === index)
         .map(
           (source) =>
-            `<link rel="preload" as="image" type="${source.type}" fetchpriority="high" media="${escapeAttribute(
+            `<link rel="preload" as="image" type="${source.type}" fetchpriority="high" media="${escapeHtml(
               // The wide image's source has no media: it is whatever the mobile one is not.
               source.media ?? `not all and ${MOBILE_QUERY}`,
-            )}" imagesrcset="${escapeAttribute(source.srcSet)}" imagesizes="100vw" />`,
+            )}" imagesrcset="${escapeHtml(source.srcSet)}" imagesizes="100vw" />`,
         )
         .join('\n    ')
     : ''
