@@ -119,6 +119,15 @@ async function network(cdp: CDPSession, state: { upload?: number; offline?: bool
   })
 }
 
+/** The upload's offset as the server counts it (tus HEAD). */
+async function serverOffset(uploadUrl: string) {
+  const head = await fetch(new URL(uploadUrl, server.url), {
+    method: 'HEAD',
+    headers: { authorization: `Bearer ${session.token}`, 'tus-resumable': '1.0.0' },
+  })
+  return Number(head.headers.get('upload-offset'))
+}
+
 /** Waits until the server's offset of the page's stored video upload is past 0 and short of it all. */
 async function serverHoldsPartOfVideo(page: Page) {
   const size = readFileSync(longVideo).length
@@ -131,11 +140,7 @@ async function serverHoldsPartOfVideo(page: Page) {
       return null
     })
     if (!url) continue
-    const head = await fetch(new URL(url, server.url), {
-      method: 'HEAD',
-      headers: { authorization: `Bearer ${session.token}`, 'tus-resumable': '1.0.0' },
-    })
-    const offset = Number(head.headers.get('upload-offset'))
+    const offset = await serverOffset(url)
     if (offset >= size) throw new Error('the whole video arrived before the tab could be closed')
     if (offset > 0) return
   }
@@ -407,11 +412,7 @@ test('a reopened page offers the unfinished upload; the same file continues from
   )
   const videoUpload = stored.find((s) => s.metadata.kind === 'video')
   expect(videoUpload).toBeDefined()
-  const head = await fetch(new URL(videoUpload!.uploadUrl, server.url), {
-    method: 'HEAD',
-    headers: { authorization: `Bearer ${session.token}`, 'tus-resumable': '1.0.0' },
-  })
-  const offset = Number(head.headers.get('upload-offset'))
+  const offset = await serverOffset(videoUpload!.uploadUrl)
   const size = readFileSync(longVideo).length
   expect(offset).toBeGreaterThan(0)
   expect(offset).toBeLessThan(size)
