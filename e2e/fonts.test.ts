@@ -3,16 +3,13 @@
 // visit (no font over the network, the faces in use from the first layout), and no layout shift
 // at 375 and 1280 px. Chromium against the real built server, seeded with sample videos.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { launchBrowser } from '../testkit/browser.ts'
-import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
-import { type E2EServer, startServer } from '../testkit/server.ts'
+import { fixtures } from '../testkit/media.ts'
+import { uploadVideo } from '../testkit/upload.ts'
 import { openPage } from './support/browser.ts'
 import { renderedFonts } from './support/fonts.ts'
 import { recordResponses, throttle } from './support/network.ts'
+import { type Seeded, startSeeded } from './support/seeded.ts'
 
 const SEEDED = 6
 const TEST_TIMEOUT = 90_000
@@ -28,24 +25,13 @@ const FACES = {
 /** The renderer names a face by its file's own family name; the CSS may call it otherwise. */
 const FAMILY_OF: Record<string, string> = { Inter: 'Inter Variable' }
 
-let server: E2EServer
-let browser: Awaited<ReturnType<typeof launchBrowser>>
-let mediaDir: string
+let seeded: Seeded
 
 beforeAll(async () => {
-  mediaDir = mkdtempSync(join(tmpdir(), 'fonts-e2e-'))
-  const [started, samples] = await Promise.all([startServer(), makeSampleMedia(mediaDir, SEEDED)])
-  server = started
-  const { token } = await server.apiLogin()
-  await seedVideos(server.url, token, samples)
-  browser = await launchBrowser()
+  seeded = await startSeeded(SEEDED)
 }, 180_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true })
-}, 60_000)
+afterAll(() => seeded?.stop(), 60_000)
 
 type Probe = {
   cls: number
@@ -145,11 +131,43 @@ async function expectBrandFacesDrawn(page: Page) {
   expect(ready).toEqual([true, true, true])
 }
 
+type FontFaceRule = { face: string; url: string; ranges: [number, number][] }
+
+/** The page's @font-face rules: each file's (family, style), absolute URL and characters. */
+function fontFaceRules(page: Page): Promise<FontFaceRule[]> {
+  return page.evaluate(() => {
+    const out: FontFaceRule[] = []
+    for (const sheet of document.styleSheets) {
+      for (const rule of sheet.cssRules) {
+        if (!(rule instanceof CSSFontFaceRule)) continue
+        const family = rule.style.getPropertyValue('font-family').replaceAll('"', '').trim()
+        const style = rule.style.getPropertyValue('font-style') || 'normal'
+        const url = /url\("?([^")]+)"?\)/.exec(rule.style.getPropertyValue('src'))?.[1]
+        const range = rule.style.getPropertyValue('unicode-range') || 'U+0-10FFFF'
+        const ranges = [...range.matchAll(/U\+([0-9a-f]+)(?:-([0-9a-f]+))?/gi)].map(
+          ([, from, to]) => [parseInt(from!, 16), parseInt(to ?? from!, 16)] as [number, number],
+        )
+        if (url)
+          out.push({
+            face: `${family}|${style}`,
+            url: new URL(url, sheet.href ?? location.href).href,
+            ranges,
+          })
+      }
+    }
+    return out
+  })
+}
+
+const draws = (rule: FontFaceRule, code: number) =>
+  rule.ranges.some(([from, to]) => code >= from && code <= to)
+
 /** The absolute URLs of the font files every face used above the fold was drawn from. */
 async function facesAboveTheFold(page: Page): Promise<string[]> {
   // Tag every element with its own text inside the first screen, then ask the renderer which
   // faces drew that text.
-  await page.evaluate(() => {
+  const text = await page.evaluate(() => {
+    let text = ''
     for (const el of document.body.querySelectorAll('*')) {
       const ownText = [...el.childNodes].some(
         (n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim(),
@@ -158,8 +176,10 @@ async function facesAboveTheFold(page: Page): Promise<string[]> {
       const visible = box.bottom > 0 && box.top < innerHeight && box.width > 0 && box.height > 0
       if (ownText && visible && getComputedStyle(el).visibility === 'visible') {
         el.setAttribute('data-fold-probe', '')
+        text += el.textContent
       }
     }
+    return text
   })
   const drawn = (await renderedFonts(page, '[data-fold-probe]')).flat()
   await page.evaluate(() => {
@@ -174,22 +194,15 @@ async function facesAboveTheFold(page: Page): Promise<string[]> {
         return `${family}|${/Italic/.test(f.postScriptName ?? '') ? 'italic' : 'normal'}`
       }),
   )
-  // The @font-face rules say which file each (family, style) comes from.
-  const sources = await page.evaluate(() => {
-    const out: [string, string][] = []
-    for (const sheet of document.styleSheets) {
-      for (const rule of sheet.cssRules) {
-        if (!(rule instanceof CSSFontFaceRule)) continue
-        const family = rule.style.getPropertyValue('font-family').replaceAll('"', '').trim()
-        const style = rule.style.getPropertyValue('font-style') || 'normal'
-        const url = /url\("?([^")]+)"?\)/.exec(rule.style.getPropertyValue('src'))?.[1]
-        if (url) out.push([`${family}|${style}`, new URL(url, sheet.href ?? location.href).href])
-      }
-    }
-    return out
+  // A face's files needed here are those that draw some of the text.
+  const sources = await fontFaceRules(page)
+  const codes = [...text].map((c) => c.codePointAt(0)!).filter((code) => code > 0x20)
+  const files = [...used].flatMap((face) => {
+    const rules = sources.filter((s) => s.face === face)
+    if (rules.length === 0) return [`no @font-face for ${face}`]
+    return rules.filter((rule) => codes.some((code) => draws(rule, code))).map((rule) => rule.url)
   })
-  const byFace = new Map(sources)
-  return [...used].map((face) => byFace.get(face) ?? `no @font-face for ${face}`).sort()
+  return files.sort()
 }
 
 for (const size of [
@@ -200,7 +213,7 @@ for (const size of [
     test(
       'first visit over 30 Mbps / 40 ms draws the brand faces; a second visit fetches no font and uses them from the first layout; CLS 0',
       async () => {
-        const tracked = await openPage(browser, { ...size, baseURL: server.url })
+        const tracked = await openPage(seeded.browser, { ...size, baseURL: seeded.server.url })
         const { page, context } = tracked
         await installProbe(context)
 
@@ -282,10 +295,10 @@ test(
   async () => {
     // This machine has only DejaVu: the overrides meant for it must be the ones applied.
     const measure = async (blockFonts: boolean, width: number) => {
-      const { page, context } = await openPage(browser, {
+      const { page, context } = await openPage(seeded.browser, {
         width,
         height: 800,
-        baseURL: server.url,
+        baseURL: seeded.server.url,
         // Chromium logs each aborted font as a failed load.
         allow: blockFonts ? [/net::ERR_FAILED/] : [],
       })
@@ -312,6 +325,46 @@ test(
       expect(fallback.faces).toEqual(['DejaVuSerifCondensed', 'DejaVuSerifCondensed-Italic'])
       expect([width, ...fallback.boxes]).toEqual([width, ...brand.boxes])
     }
+  },
+  TEST_TIMEOUT,
+)
+
+// Runs last: it adds a work to the page the tests above measure.
+test(
+  'a page whose text goes beyond English preloads the ext files and draws it in the brand face on a first visit',
+  async () => {
+    const title = 'Café Olé — Señor Bjørk'
+    await uploadVideo(seeded.server.url, seeded.token, title, await fixtures())
+    const { page, context } = await openPage(seeded.browser, {
+      width: 1280,
+      height: 800,
+      baseURL: seeded.server.url,
+    })
+    const cdp = await throttle(page)
+    const responses = recordResponses(cdp)
+    await page.goto('/')
+    await settle(page)
+
+    // The files whose @font-face ranges hold 'é': one per face, none of them a core file.
+    const ext = (await fontFaceRules(page))
+      .filter((rule) => draws(rule, 'é'.codePointAt(0)!))
+      .map((rule) => rule.url)
+    expect(ext.length).toBe(3)
+    const preloads = await page.evaluate(() =>
+      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]')].map(
+        (link) => link.href,
+      ),
+    )
+    for (const url of ext) expect(preloads).toContain(url)
+    const fetched = responses.filter((r) => /\.woff2$/.test(r.url)).map((r) => r.url)
+    for (const url of ext) expect(fetched).toContain(url)
+
+    // Every glyph of the title, accents included, in Inter: no fallback face drew any of it.
+    await page.getByText(title, { exact: true }).evaluate((el) => el.setAttribute('data-probe', ''))
+    const drawn = (await renderedFonts(page, '[data-probe]')).flat()
+    expect(drawn.map((f) => [f.familyName, f.isCustomFont])).toEqual([['Inter', true]])
+    await cdp.detach()
+    await context.close()
   },
   TEST_TIMEOUT,
 )

@@ -102,11 +102,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     tailwindcss(),
     brandTitle(),
-    // Every face the first screen draws with (web/src/styles.css): header, hero line, its italic.
+    // Every face the first screen draws with (web/src/fonts/faces.css): header, hero line, its
+    // italic; their core files (English text). public/server.tsx adds the ext files a page needs.
     preloadFonts([
-      'src/fonts/inter-latin-wght-normal.woff2',
-      'src/fonts/instrument-serif-latin-400-normal.woff2',
-      'src/fonts/instrument-serif-latin-400-italic.woff2',
+      'src/fonts/inter-wght-normal-core.woff2',
+      'src/fonts/instrument-serif-400-normal-core.woff2',
+      'src/fonts/instrument-serif-400-italic-core.woff2',
     ]),
     isSsrBuild ? null : precompress(),
   ],

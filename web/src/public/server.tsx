@@ -6,10 +6,20 @@
 import { escapeHtml } from '@shared/html.ts'
 import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
+import { drawsExtended } from '../fonts/subsets.ts'
 import { MOBILE_QUERY } from '../ui/breakpoint.ts'
 import { heroSources } from './Hero.tsx'
 import { PublicApp } from './PublicApp.tsx'
 import { pageDataFrom } from './page-data.ts'
+
+/** Every face's ext file (scripts/fonts.ts), at the content-hashed URL the browser build gives it. */
+const EXT_FONTS = Object.values(
+  import.meta.glob<string>('../fonts/*-ext.woff2', {
+    query: '?url',
+    import: 'default',
+    eager: true,
+  }),
+)
 
 /** The page's head additions and #root's markup; null when `raw` is not a page's data. */
 export function render(raw: unknown): { head: string; body: string } | null {
@@ -20,10 +30,10 @@ export function render(raw: unknown): { head: string; body: string } | null {
       <PublicApp data={data} />
     </StrictMode>,
   )
-  // The hero is the landing page's largest paint: the first source of each breakpoint, fetched
-  // from the head, at high priority, as the <picture> in the body would pick it.
+  // The hero picture is the first screen's largest image: the first source of each breakpoint,
+  // fetched from the head, at high priority, as the <picture> in the body would pick it.
   const hero = data.kind === 'landing' ? data.site?.hero.images : undefined
-  const head = hero
+  const heroPreloads = hero
     ? heroSources(hero)
         .filter((source, index, all) => all.findIndex((s) => s.media === source.media) === index)
         .map(
@@ -35,5 +45,13 @@ export function render(raw: unknown): { head: string; body: string } | null {
         )
         .join('\n    ')
     : ''
-  return { head, body }
+  // The head preloads each face's core file; text beyond it (an accented title, say) needs the
+  // ext files from the first layout too, or `font-display: optional` draws it in the fallback.
+  const fontPreloads = drawsExtended(body)
+    ? EXT_FONTS.map(
+        (href) =>
+          `<link rel="preload" as="font" type="font/woff2" href="${escapeHtml(href)}" crossorigin />`,
+      ).join('\n    ')
+    : ''
+  return { head: [heroPreloads, fontPreloads].filter(Boolean).join('\n    '), body }
 }
