@@ -11,8 +11,12 @@ import { plainText } from './text.ts'
 export const imagePurposes = ['heroWide', 'heroMobile', 'logo'] as const
 export type ImagePurpose = (typeof imagePurposes)[number]
 
-/** The widths the hero is served at (web/src/public/Hero.tsx's `sizes="100vw"` picks one). */
-export const heroWidths = { heroWide: [1280, 1920, 2560], heroMobile: [480, 720, 1080] } as const
+/**
+ * The widths the hero is served at (web/src/public/Hero.tsx's `sizes="100vw"` picks one). The
+ * mobile middle width covers 375 px phones at 2× and 412 px ones at 1.75× (up to 750 px), which
+ * a 720 px file sent to the 1080 px one, half as large again.
+ */
+export const heroWidths = { heroWide: [1280, 1920, 2560], heroMobile: [480, 750, 1080] } as const
 
 /** Client logos are drawn inside a 5:2 box; raster logos are kept at twice its size. */
 export const LOGO_BOX = { width: 240, height: 96 } as const

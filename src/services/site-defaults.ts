@@ -1,9 +1,13 @@
 // The content a new instance starts with: the studio's page as it was before it became editable.
 // Its images are the built web app's files under web/public/ (stable URLs, which index.html
 // preloads), named `builtin:…`; uploaded images are rows of site_images.
-import type { SiteContent, SiteImage } from '../schemas/site.ts'
+import { heroWidths, type SiteContent, type SiteImage } from '../schemas/site.ts'
 
-function heroImage(variant: 'wide' | 'mobile', widths: number[], ratio: number): SiteImage {
+function heroImage(
+  variant: 'wide' | 'mobile',
+  widths: readonly number[],
+  ratio: number,
+): SiteImage {
   const files = (['image/avif', 'image/webp'] as const).flatMap((type) =>
     widths.map((width) => ({
       url: `/hero/hero-${variant}-${width}.${type === 'image/avif' ? 'avif' : 'webp'}`,
@@ -50,8 +54,8 @@ const logo = (name: string): SiteImage => ({
 /** Every built-in image by id. */
 export const builtinImages: ReadonlyMap<string, SiteImage> = new Map(
   [
-    heroImage('wide', [1280, 1920, 2560], 9 / 16),
-    heroImage('mobile', [480, 720, 1080], 16 / 9),
+    heroImage('wide', heroWidths.heroWide, 9 / 16),
+    heroImage('mobile', heroWidths.heroMobile, 16 / 9),
     ...clientNames.map(logo),
   ].map((image) => [image.id, image]),
 )
