@@ -21,7 +21,7 @@ const SIZES = [
 ] as const
 const THEMES: Theme[] = ['light', 'dark']
 
-/** The public page's palette (web/src/styles.css): paper in light, the ink stage in dark. */
+/** The public page's palette (web/src/base.css): paper in light, the ink stage in dark. */
 const BACKGROUND: Record<Theme, string> = {
   light: 'rgb(243, 240, 232)',
   dark: 'rgb(9, 9, 10)',

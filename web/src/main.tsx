@@ -5,7 +5,7 @@
 // dev server's) is drawn at once.
 import { DASHBOARD_PATH } from '@shared/public-page.ts'
 import { liveOnIntent } from './public/on-intent.ts'
-import './styles.css'
+import './public.css'
 
 const rootElement = document.getElementById('root')
 if (!rootElement) throw new Error('index.html has no #root element')

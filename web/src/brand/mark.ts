@@ -9,7 +9,7 @@ export const MARK = {
   dot: { cx: 16, cy: 16, r: 4 },
 } as const
 
-/** The palette's ink and accent (web/src/styles.css): the favicon has no stylesheet to ask. */
+/** The palette's ink and accent (web/src/base.css): the favicon has no stylesheet to ask. */
 export const MARK_COLOURS = { ink: '#09090a', accent: '#f7d117' } as const
 
 /**
