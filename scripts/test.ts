@@ -8,6 +8,8 @@ const root = new URL('..', import.meta.url).pathname
 let passed = 0
 let failed = 0
 const failures: string[] = []
+/** Each failed test's line, by run: repeated at the very end, where a CI log's tail is read. */
+const failedTests: string[] = []
 
 /**
  * One `bun test` run. Its output is kept and printed whole when it ends, so two runs at once
@@ -32,7 +34,26 @@ async function run(label: string, cmd: string[], env: Record<string, string | un
   const fail = Number(err.match(/^\s*(\d+) fail$/m)?.[1] ?? 0)
   passed += pass
   failed += fail
+  failedTests.push(...failedIn(err).map((test) => `${label}: ${test}`))
   if (code !== 0 || fail > 0 || (cmd.includes('test') && pass === 0)) failures.push(label)
+}
+
+/**
+ * The failed tests in one run's output, each with the last lines of its error (bun prints them
+ * just before the test's `(fail)` line).
+ */
+function failedIn(output: string): string[] {
+  const lines = output.split('\n')
+  const found: string[] = []
+  let since = 0
+  lines.forEach((line, i) => {
+    if (line.startsWith('(fail) ')) {
+      const error = lines.slice(Math.max(since, i - 12), i).filter((l) => l.trim())
+      found.push([line.slice(7), ...error.map((l) => `    ${l}`)].join('\n'))
+    }
+    if (/^\((pass|fail|skip|todo)\) |^\S.*\.test\.tsx?:$/.test(line)) since = i + 1
+  })
+  return found
 }
 
 async function step(label: string, cmd: string[]) {
@@ -64,6 +85,7 @@ if (await step('build web app', [process.execPath, 'run', 'build'])) {
   )
 }
 
+if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.join('\n')}`)
 console.log(
   `\n${failures.length ? `Failed: ${failures.join('; ')}\n` : ''}${passed} passed, ${failed} failed`,
 )
