@@ -199,7 +199,9 @@ describe('receiveMultipart streams', () => {
     expect(result.files.video!.size).toBe(size)
     expect(Bun.file(result.files.video!.path).size).toBe(size)
     // Buffering the body would grow RSS by ~300 MB; streaming stays within a few chunk buffers.
-    console.log(`RSS growth while 300 MB stream through: ${((peak - before) / 1e6).toFixed(1)} MB`)
+    console.log(
+      `RSS growth while 300 MB streamed through receiveMultipart: ${((peak - before) / 1e6).toFixed(1)} MB`,
+    )
     expect(peak - before).toBeLessThan(100 * 1024 * 1024)
     await result.cleanup()
   })
