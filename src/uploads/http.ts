@@ -4,6 +4,7 @@
 import { TUS_RESUMABLE } from '@tus/server'
 import { AppError, toPublicError } from '../errors.ts'
 import type { Uploads } from './index.ts'
+import { withMethodOverride } from './protocol.ts'
 import { UPLOADS_PATH } from './tus.ts'
 import { afterUnreadBody } from './unread-body.ts'
 
@@ -28,7 +29,7 @@ export function handleUploadPaths(
 }
 
 async function uploads(
-  request: Request,
+  original: Request,
   pathname: string,
   deps: UploadPathsDeps,
   closeIfIdle?: () => void,
@@ -37,6 +38,9 @@ async function uploads(
   if (pathname.slice(UPLOADS_PATH.length + 1).includes('/')) {
     return new Response('Not found', { status: 404 })
   }
+  // From here on the method is the one X-HTTP-Method-Override names, if any (protocol.ts).
+  const request = withMethodOverride(original)
+  if (request instanceof Response) return request
   // Preflight carries no credentials; everything else needs a signed-in admin.
   if (request.method === 'OPTIONS') return deps.uploads.tus.preflight(request)
   let session: Awaited<ReturnType<UploadPathsDeps['requireSession']>>
@@ -47,7 +51,7 @@ async function uploads(
     // tus refusals are a status and a one-line reason.
     return new Response(error.message, { status: toPublicError(error).status })
   }
-  // A request that sends bytes takes one of the session's slots, whatever its method says (a
+  // A request that sends bytes takes one of the session's slots, whatever its method (a
   // POST may carry a PATCH in X-HTTP-Method-Override, or its first bytes for creation-with-upload).
   if (!request.body) return deps.uploads.tus.handle(request, session.user._id)
   let release: () => void

@@ -1,8 +1,10 @@
 // @tus/server with the tus 1.0.0 rules it reads otherwise, applied once, before its dispatch:
-// - `X-HTTP-Method-Override` on a POST is the request's method ("the actual method MUST be
-//   ignored"); the library ignores the header since its move to web Requests. Only a POST's: the
-//   header is for clients that cannot send PATCH or DELETE, and a preflight (OPTIONS, which needs
-//   no session) must stay one;
+// - `X-HTTP-Method-Override` is the request's method, whatever the method it came with ("the
+//   actual method MUST be ignored"); the library ignores the header since its move to web
+//   Requests. It is resolved first, by the /uploads entry (http.ts), so that the session rule is
+//   the overridden method's: a GET overridden to OPTIONS is a preflight, an OPTIONS overridden to
+//   DELETE needs a signed-in admin. A browser's own preflight names the header only in
+//   Access-Control-Request-Headers, so it stays one;
 // - a missing or unsupported `Tus-Resumable` gets 412 with `Tus-Version`, and nothing is done
 //   (the library answers a missing one 412 without `Tus-Version`, another version 400);
 // - a PATCH without `Content-Type: application/offset+octet-stream` gets 415 (the library: 403
@@ -23,12 +25,12 @@ const refusal = (status: number, body: string, headers: Record<string, string> =
   })
 
 /**
- * A POST as its method override names it, or a 400 for a method tus has no use for. A body goes
- * along only to methods that take one; one left behind is read by the endpoint's exit.
+ * The request as its method override names it, or a 400 for a method tus has no use for. A body
+ * goes along only to methods that take one; one left behind is read by the endpoint's exit.
  */
-function withMethodOverride(request: Request): Request | Response {
+export function withMethodOverride(request: Request): Request | Response {
   const override = request.headers.get('x-http-method-override')
-  if (request.method !== 'POST' || override === null || override === 'POST') return request
+  if (override === null || override === request.method) return request
   const method = TUS_METHODS.find((name) => name === override)
   if (!method) {
     return refusal(400, `X-HTTP-Method-Override must be one of ${TUS_METHODS.join(', ')}`)
@@ -45,9 +47,8 @@ function withMethodOverride(request: Request): Request | Response {
 }
 
 export class TusServer extends Server {
-  override async handleWeb(original: Request): Promise<Response> {
-    const request = withMethodOverride(original)
-    if (request instanceof Response) return request
+  /** `request` is one whose method override is already resolved (withMethodOverride). */
+  override async handleWeb(request: Request): Promise<Response> {
     const { method } = request
     // GET is no tus request: the library answers it (404) without these rules.
     if (method !== 'OPTIONS' && method !== 'GET') {

@@ -195,20 +195,79 @@ describe('tus 1.0.0 core protocol', () => {
     expect(head.headers.get('upload-offset')).toBe('100')
     expect(head.headers.get('upload-length')).toBe(String(png.length))
 
+    // The overridden method's session rule: a HEAD or DELETE needs the signed-in creator.
+    const anonymous = await send('POST', path, {
+      headers: { 'X-HTTP-Method-Override': 'DELETE' },
+      token: null,
+    })
+    expect(anonymous.status).toBe(401)
+    expect((await send('HEAD', path)).status).toBe(200)
+
     const deleted = await override('DELETE')
     expect(deleted.status).toBe(204)
     expect((await send('HEAD', path)).status).toBe(404)
 
-    // Only a POST is overridden, and only by a tus method: a preflight stays a preflight.
-    const other = await create(png.length)
-    const preflight = await fetch(`${server.url}${other}`, {
+    const unknown = await send('POST', '/uploads/', {
+      headers: { 'X-HTTP-Method-Override': 'GET' },
+    })
+    expect(unknown.status).toBe(400)
+    expect(await unknown.text()).toContain('X-HTTP-Method-Override must be one of')
+  })
+
+  test('Headers › X-HTTP-Method-Override: whatever the actual method, the header is the method', async () => {
+    // A GET overridden to OPTIONS is a preflight: no credentials, the same answer as OPTIONS.
+    const options = await fetch(`${server.url}/uploads/`, { method: 'OPTIONS' })
+    const overridden = await fetch(`${server.url}/uploads/`, {
+      headers: { 'X-HTTP-Method-Override': 'OPTIONS' },
+    })
+    expect(overridden.status).toBe(204)
+    const tusHeaders = (res: Response) =>
+      ['tus-version', 'tus-extension', 'tus-max-size', 'tus-checksum-algorithm'].map((name) =>
+        res.headers.get(name),
+      )
+    expect(tusHeaders(overridden)).toEqual(tusHeaders(options))
+    expect(tusHeaders(overridden)[0]).toBe('1.0.0')
+
+    // A GET overridden to HEAD is that upload's HEAD, for its creator only.
+    const path = await create(png.length)
+    expect((await patch(path, 0, png.slice(0, 50))).status).toBe(204)
+    const head = await send('GET', path, { headers: { 'X-HTTP-Method-Override': 'HEAD' } })
+    expect([head.status, head.headers.get('upload-offset')]).toEqual([200, '50'])
+    const headAnonymous = await send('GET', path, {
+      headers: { 'X-HTTP-Method-Override': 'HEAD' },
+      token: null,
+    })
+    expect(headAnonymous.status).toBe(401)
+
+    // A PUT overridden to PATCH sends its bytes as one.
+    const put = await send('PUT', path, {
+      headers: {
+        'X-HTTP-Method-Override': 'PATCH',
+        'Upload-Offset': '50',
+        'Content-Type': OCTETS,
+      },
+      body: png.slice(50, 120),
+    })
+    expect([put.status, put.headers.get('upload-offset')]).toEqual([204, '120'])
+
+    // An OPTIONS overridden to DELETE is a termination, and needs a signed-in admin like one.
+    const anonymous = await fetch(`${server.url}${path}`, {
       method: 'OPTIONS',
+      headers: { 'Tus-Resumable': '1.0.0', 'X-HTTP-Method-Override': 'DELETE' },
+    })
+    expect(anonymous.status).toBe(401)
+    expect(await offsetOf(path)).toBe(120)
+    const terminated = await send('OPTIONS', path, {
       headers: { 'X-HTTP-Method-Override': 'DELETE' },
     })
-    expect([preflight.status, preflight.headers.get('tus-version')]).toEqual([204, '1.0.0'])
-    expect((await send('HEAD', other)).status).toBe(200)
-    const unknown = await send('POST', other, { headers: { 'X-HTTP-Method-Override': 'GET' } })
-    expect(unknown.status).toBe(400)
+    expect(terminated.status).toBe(204)
+    expect((await send('HEAD', path)).status).toBe(404)
+
+    // A DELETE overridden to something tus has no use for is refused, and deletes nothing.
+    const kept = await create(png.length)
+    const refused = await send('DELETE', kept, { headers: { 'X-HTTP-Method-Override': 'GET' } })
+    expect(refused.status).toBe(400)
+    expect((await send('HEAD', kept)).status).toBe(200)
   })
 
   test('Requests › HEAD: Upload-Offset always (0, partial, complete), Upload-Length when known, Cache-Control: no-store', async () => {
