@@ -171,9 +171,9 @@ export const siteVersions = pgTable('site_versions', {
 
 /**
  * Images uploaded for the site (hero and client logos), already converted: `image` describes the
- * files in the media store, `names` lists them for the store's sweep. A row no longer named by
- * the current or the previous version (and older than a day, so an unsaved upload survives) is
- * removed with its files.
+ * files in the media store, `names` lists them for the store's sweep. A row no version names
+ * (any may come back by undo) is removed with its files once older than a day, so an upload
+ * whose form was never saved goes too.
  */
 export const siteImages = pgTable('site_images', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -185,9 +185,10 @@ export const siteImages = pgTable('site_images', {
 })
 
 /**
- * What admins did, for trust: append-only (the migration adds a trigger that refuses UPDATE and
- * DELETE). `actor_name` is the username at the time (or the e-mail typed, for a locked sign-in),
- * so entries stay readable after the admin is deleted.
+ * What admins did, for trust: append-only (a trigger refuses UPDATE, and DELETE but the
+ * retention's: db/migrations/0005_activity_retention.sql). `actor_name` is the username at the
+ * time (or the e-mail typed, for a locked sign-in), so entries stay readable after the admin is
+ * deleted.
  */
 export const activityLog = pgTable(
   'activity_log',

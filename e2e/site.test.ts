@@ -172,7 +172,7 @@ for (const width of [1280, 375]) {
         const publicPage = await context.newPage()
         expect(await publicClients(publicPage)).toEqual(expected)
 
-        // Undo brings the order back, as a new version that can itself be undone.
+        // Undo brings the order back, as a new version; the next undo would go one change further.
         await page.getByRole('button', { name: 'Undo last change' }).click()
         const dialog = page.getByRole('alertdialog', { name: 'Undo last change' })
         await dialog.getByRole('button', { name: 'Undo', exact: true }).click()

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { AppError, isDiskFull } from '../errors.ts'
 import {
+  aspectRefusal,
   heroWidths,
   type ImagePurpose,
   imageMsg,
@@ -75,6 +76,8 @@ export async function convertImage(
     const written: ConvertedFile[] = []
     try {
       const { width, height } = await orientedSize(bytes)
+      const misshapen = aspectRefusal(purpose, width, height)
+      if (misshapen) throw refuse('BAD_REQUEST', misshapen)
       if (purpose === 'logo') {
         written.push(await rasterLogo(bytes, tmpDir))
         const [logo] = written

@@ -21,6 +21,34 @@ export const heroWidths = { heroWide: [1280, 1920, 2560], heroMobile: [480, 750,
 /** Client logos are drawn inside a 5:2 box; raster logos are kept at twice its size. */
 export const LOGO_BOX = { width: 240, height: 96 } as const
 
+/**
+ * The shapes each role may have, as width ÷ height. The hero is drawn over the whole first
+ * screen with `object-cover` (web/src/public/Hero.tsx): the wide image on screens from a 4:3
+ * tablet to a 32:9 monitor, the mobile one on phones held upright (about 9:21) or turned; a
+ * shape far outside those would show a sliver of itself. A logo is drawn whole in a 5:2 box
+ * (`object-contain`): taller than 1:2 or longer than 8:1, it would shrink to a speck or a line.
+ */
+export const imageAspects = {
+  heroWide: { min: 1, max: 4, range: '1:1 (square) and 4:1' },
+  heroMobile: { min: 1 / 3, max: 4 / 3, range: '1:3 and 4:3' },
+  logo: { min: 1 / 2, max: 8, range: '1:2 and 8:1' },
+} as const satisfies Record<ImagePurpose, { min: number; max: number; range: string }>
+
+const ROLE_NAMES: Record<ImagePurpose, string> = {
+  heroWide: 'The wide hero image',
+  heroMobile: 'The mobile hero image',
+  logo: 'A client logo',
+}
+
+/** The refusal for an image of `width` × `height` pixels in `purpose`, or null when it fits. */
+export function aspectRefusal(purpose: ImagePurpose, width: number, height: number) {
+  const { min, max, range } = imageAspects[purpose]
+  const ratio = width / height
+  return ratio >= min && ratio <= max
+    ? null
+    : `${ROLE_NAMES[purpose]} must be between ${range} in shape (width to height); this one is ${width}×${height} pixels`
+}
+
 export const siteImageLimits = {
   bytes: 10 * MiB,
   /** Decoded size cap: a 10 MB file can hold a billion-pixel image ("decompression bomb"). */
@@ -118,7 +146,7 @@ export const siteMsg = {
   teamMax: `At most ${siteLimits.teamMax} team members`,
   stale:
     'Someone else changed the site meanwhile. Reload the page to see their version, then make your change again.',
-  nothingToUndo: 'There is no earlier version to go back to',
+  nothingToUndo: 'Nothing left to undo: the page is back at its earliest version',
 } as const
 
 // ---- Editable content ----------------------------------------------------------------------------

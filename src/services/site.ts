@@ -1,10 +1,11 @@
 // The public page's editable content (issue 16 item 1): versions, undo and the site's images.
-// Every save is a new row of site_versions and the newest is current; undo restores the one
-// before as a new row, so it is itself undoable and on the record. Reads are cached until the
-// next change (one process owns the writes), and `version()` lets the REST adapter keep the
-// public answer as bytes with an ETag.
+// Every save is a new row of site_versions and the newest is current. Undo walks back through the
+// saves, one a click, each restore a new row on the record
+// (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md). Reads are cached until the next
+// change (one process owns the writes), and `version()` lets the REST adapter keep the public
+// answer as bytes with an ETag.
 import { rm } from 'node:fs/promises'
-import { and, desc, inArray, lt, notInArray, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import { siteImages, siteVersions } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { AppError } from '../errors.ts'
@@ -18,6 +19,7 @@ import {
   removeNames,
 } from '../media/store.ts'
 import {
+  aspectRefusal,
   type ImagePurpose,
   imageMsg,
   type PublicSite,
@@ -34,6 +36,9 @@ type Stored = { content: SiteContent; images: Record<string, SiteImage> }
 
 export type SiteChange = { at: string; by: string | null; kind: 'save' | 'undo'; changed: string[] }
 
+/** The change the next undo takes back: a save, with the sections it changed. */
+export type UndoableChange = { version: number; at: string; by: string | null; changed: string[] }
+
 export type SiteState = {
   /** The current version's id; 0 while the instance still shows the built-in defaults. */
   version: number
@@ -42,12 +47,14 @@ export type SiteState = {
   images: Record<string, SiteImage>
   lastChange: SiteChange | null
   canUndo: boolean
+  /** What the next undo takes back; null when nothing is left to undo. */
+  nextUndo: UndoableChange | null
 }
 
 type Actor = { id: string; username: string }
 
 /** Unsaved uploads are kept this long before the clean-up may take them. */
-const UPLOAD_GRACE = sql`interval '1 day'`
+export const UPLOAD_GRACE_HOURS = 24
 
 const BUILTIN_PREFIX: Record<ImagePurpose, string> = {
   heroWide: 'builtin:hero-wide',
@@ -107,6 +114,7 @@ const versionColumns = {
   id: siteVersions.id,
   content: siteVersions.content,
   kind: siteVersions.kind,
+  restoredFrom: siteVersions.restoredFrom,
   changed: siteVersions.changed,
   createdByName: siteVersions.createdByName,
   createdAt: siteVersions.createdAt,
@@ -123,15 +131,40 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
 
   type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
-  /** The newest two versions (current, and the one undo would restore). */
-  const newestTwo = (q: Db | Tx) =>
-    q.select(versionColumns).from(siteVersions).orderBy(desc(siteVersions.id)).limit(2)
+  type Version = Awaited<ReturnType<typeof newest>>
+  const newest = async (q: Db | Tx) =>
+    (await q.select(versionColumns).from(siteVersions).orderBy(desc(siteVersions.id)).limit(1))[0]
+  const byId = async (q: Db | Tx, id: number) =>
+    (await q.select(versionColumns).from(siteVersions).where(eq(siteVersions.id, id)))[0]
+
+  /**
+   * Undo as a stack of saves: the next undo of `current` takes back the save whose content it
+   * shows. An undo row shows the version it restored, so it is looked through to that one (ids
+   * only go down, so the walk ends); the save found is undone by restoring the row just before
+   * it. v1..v4 saved: undo gives v3, then v2, then v1, then nothing; a save after an undo is
+   * undone first, then the walk goes on from where the undo had left it.
+   */
+  async function undoStep(q: Db | Tx, current: Version) {
+    let shown = current
+    while (shown?.kind === 'undo' && shown.restoredFrom !== null) {
+      shown = await byId(q, shown.restoredFrom)
+    }
+    if (!shown) return undefined
+    const [target] = await q
+      .select(versionColumns)
+      .from(siteVersions)
+      .where(lt(siteVersions.id, shown.id))
+      .orderBy(desc(siteVersions.id))
+      .limit(1)
+    return target ? { undone: shown, target } : undefined
+  }
 
   /** Serialises every change of the site's content (reads are not blocked). */
   const lock = (tx: Tx) => tx.execute(sql`lock table site_versions in exclusive mode`)
 
   async function loadState(): Promise<SiteState> {
-    const [current, previous] = await newestTwo(db)
+    const current = await newest(db)
+    const step = await undoStep(db, current)
     const stored = current ? (current.content as Stored) : builtinStored()
     return {
       version: current?.id ?? 0,
@@ -146,7 +179,15 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
               changed: current.changed,
             }
           : null,
-      canUndo: previous !== undefined,
+      canUndo: step !== undefined,
+      nextUndo: step
+        ? {
+            version: step.undone.id,
+            at: step.undone.createdAt.toISOString(),
+            by: step.undone.createdByName,
+            changed: step.undone.changed,
+          }
+        : null,
     }
   }
 
@@ -184,20 +225,20 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
   }
 
   /**
-   * Removes uploaded images neither the current nor the previous version names (so undo can
-   * always bring back what it restores), once they are older than the upload grace.
+   * Removes uploaded images that no version names (any version may come back by undo), once
+   * they are older than `graceHours`, so an upload whose form was never saved goes too. Run after
+   * every change and periodically (housekeeping.ts). Returns how many images went.
    */
-  async function cleanUp(): Promise<void> {
+  async function cleanUp(graceHours = UPLOAD_GRACE_HOURS): Promise<number> {
     const gone = await db.transaction(async (tx) => {
+      // A save naming an image commits before this sees it, or waits for this to finish.
       await lock(tx)
-      const keep = (await newestTwo(tx)).flatMap((v) => Object.keys((v.content as Stored).images))
-      const uploadedKeep = keep.filter((id) => !id.startsWith('builtin:'))
       return tx
         .delete(siteImages)
         .where(
           and(
-            lt(siteImages.createdAt, sql`now() - ${UPLOAD_GRACE}`),
-            uploadedKeep.length ? notInArray(siteImages.id, uploadedKeep) : undefined,
+            lt(siteImages.createdAt, sql`now() - make_interval(hours => ${graceHours})`),
+            sql`not exists (select 1 from ${siteVersions} where jsonb_exists(${siteVersions.content} -> 'images', ${siteImages.id}::text))`,
           ),
         )
         .returning({ names: siteImages.names })
@@ -206,6 +247,7 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
       store,
       gone.flatMap((r) => r.names),
     )
+    return gone.length
   }
 
   return {
@@ -228,13 +270,13 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
     async save(actor: Actor, baseVersion: number, content: SiteContent) {
       const changed = await db.transaction(async (tx) => {
         await lock(tx)
-        const [newest] = await newestTwo(tx)
-        if ((newest?.id ?? 0) !== baseVersion) throw new AppError('CONFLICT', siteMsg.stale)
-        const before = newest ? (newest.content as Stored) : builtinStored()
+        const latest = await newest(tx)
+        if ((latest?.id ?? 0) !== baseVersion) throw new AppError('CONFLICT', siteMsg.stale)
+        const before = latest ? (latest.content as Stored) : builtinStored()
         const sections = changedSections(before.content, content)
         if (sections.length === 0) return sections
         const images = await resolveImages(tx, content)
-        if (!newest) await tx.insert(siteVersions).values({ content: before, kind: 'default' })
+        if (!latest) await tx.insert(siteVersions).values({ content: before, kind: 'default' })
         await tx.insert(siteVersions).values({
           content: { content, images } satisfies Stored,
           kind: 'save',
@@ -251,13 +293,15 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
       return { ...(await reads.get('state', loadState)), changed }
     },
 
-    /** Restores the version before the current one, as a new version. */
+    /** Takes back the newest save not yet undone (undoStep), as a new version. */
     async undo(actor: Actor, baseVersion: number) {
       const result = await db.transaction(async (tx) => {
         await lock(tx)
-        const [current, previous] = await newestTwo(tx)
+        const current = await newest(tx)
         if ((current?.id ?? 0) !== baseVersion) throw new AppError('CONFLICT', siteMsg.stale)
-        if (!current || !previous) throw new AppError('BAD_REQUEST', siteMsg.nothingToUndo)
+        const step = current && (await undoStep(tx, current))
+        if (!current || !step) throw new AppError('BAD_REQUEST', siteMsg.nothingToUndo)
+        const previous = step.target
         const restored = previous.content as Stored
         const changed = changedSections((current.content as Stored).content, restored.content)
         await tx.insert(siteVersions).values({
@@ -283,6 +327,10 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
       const converted = await convertImage(purpose, bytes, store.tmpDir)
       const names: string[] = []
       try {
+        // Raster images are measured before converting (images.ts); an SVG's size is known only
+        // once it has been read, so every role's shape is held to its bounds here too.
+        const misshapen = aspectRefusal(purpose, converted.width, converted.height)
+        if (misshapen) throw new AppError('BAD_REQUEST', misshapen, 'file')
         for (const file of converted.files) names.push(await adopt(store, file.path, file.type))
         await flushStore(store)
         const id = crypto.randomUUID()

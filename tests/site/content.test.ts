@@ -266,7 +266,7 @@ describe('saving', () => {
 })
 
 describe('undo', () => {
-  test('restores the previous version as a new one; undoing that goes back again', async () => {
+  test('restores the previous version as a new one, and says when nothing is left', async () => {
     expect(
       (await t.call('POST', '/api/site/undo', { token: owner, body: { baseVersion: 0 } })).json,
     ).toEqual({ status: 'error', message: siteMsg.nothingToUndo })
@@ -275,6 +275,7 @@ describe('undo', () => {
     edited.about.lead = 'A new headline.'
     const saved = await save(t, owner, 0, edited)
     const v1 = saved.json.data.version as number
+    expect(saved.json.data.nextUndo).toMatchObject({ version: v1, changed: ['about'] })
 
     const undo = await t.call('POST', '/api/site/undo', { token: owner, body: { baseVersion: v1 } })
     expect(undo.status).toBe(200)
@@ -284,13 +285,70 @@ describe('undo', () => {
     const pub = (await t.call('GET', '/api/public/site')).json.data.site
     expect(pub.about.lead).toBe(defaultContent.about.lead)
 
-    // The undo is itself a change: undoing it brings the edit back.
-    const redo = await t.call('POST', '/api/site/undo', {
+    // Back at the defaults: an undo does not re-apply the change it took back.
+    expect(undo.json.data).toMatchObject({ canUndo: false, nextUndo: null })
+    const again = await t.call('POST', '/api/site/undo', {
       token: owner,
       body: { baseVersion: undo.json.data.version },
     })
-    expect(redo.status).toBe(200)
-    expect((await current(t, owner)).content.about.lead).toBe('A new headline.')
+    expect([again.status, again.json.message]).toEqual([400, siteMsg.nothingToUndo])
+    expect((await current(t, owner)).content.about.lead).toBe(defaultContent.about.lead)
+  })
+
+  test('walks back one save a click: v1→v2→v3→v4, undo ×3 gives v3, v2, v1', async () => {
+    const lines = ['Line one.', 'Line two.', 'Line three.', 'Line four.']
+    let version = 0
+    for (const line of lines) {
+      const content = clone(defaultContent)
+      content.hero.line = line
+      version = (await save(t, owner, version, content)).json.data.version
+    }
+    const seen: string[] = []
+    for (let i = 0; i < 3; i++) {
+      const r = await t.call('POST', '/api/site/undo', {
+        token: owner,
+        body: { baseVersion: version },
+      })
+      expect(r.status).toBe(200)
+      version = r.json.data.version
+      seen.push((await t.call('GET', '/api/public/site')).json.data.site.hero.line)
+      expect(r.json.data.canUndo).toBe(true)
+    }
+    expect(seen).toEqual(['Line three.', 'Line two.', 'Line one.'])
+    // What is left is the first save, back to the defaults; then nothing.
+    const state = await current(t, owner)
+    expect(state.nextUndo).toMatchObject({ changed: ['heroLine'] })
+    const last = await t.call('POST', '/api/site/undo', {
+      token: owner,
+      body: { baseVersion: version },
+    })
+    expect(last.status).toBe(200)
+    expect(last.json.data.content.hero.line).toBe(defaultContent.hero.line)
+    expect(last.json.data).toMatchObject({ canUndo: false, nextUndo: null })
+    const none = await t.call('POST', '/api/site/undo', {
+      token: owner,
+      body: { baseVersion: last.json.data.version },
+    })
+    expect([none.status, none.json.message]).toEqual([400, siteMsg.nothingToUndo])
+
+    // A save after undos is undone first; the walk then goes on from where the undos left it.
+    const two = clone(defaultContent)
+    two.hero.line = 'Line two, again.'
+    version = (await save(t, owner, last.json.data.version, two)).json.data.version
+    const three = clone(defaultContent)
+    three.hero.line = 'Line three, again.'
+    version = (await save(t, owner, version, three)).json.data.version
+    const back: string[] = []
+    for (;;) {
+      const r = await t.call('POST', '/api/site/undo', {
+        token: owner,
+        body: { baseVersion: version },
+      })
+      if (r.status !== 200) break
+      version = r.json.data.version
+      back.push(r.json.data.content.hero.line)
+    }
+    expect(back).toEqual(['Line two, again.', defaultContent.hero.line])
   })
 
   test('an undo from an older version is refused (409)', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { sanitizeSvg } from '../../src/media/svg.ts'
-import { imageMsg } from '../../src/schemas/site.ts'
+import { aspectRefusal, type ImagePurpose, imageMsg } from '../../src/schemas/site.ts'
 import { defaultContent } from '../../src/services/site-defaults.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {
@@ -209,6 +209,52 @@ describe('refusing', () => {
     30_000,
   )
 
+  const tallSvg = () =>
+    new TextEncoder().encode(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 200" width="40" height="200"><rect width="40" height="200" fill="#123"/></svg>',
+    )
+  const misshapen: [string, string, () => Promise<Uint8Array<ArrayBuffer>>, number, number][] = [
+    ['a 100,000×2 strip as the wide hero', 'heroWide', () => picture(100_000, 2), 100_000, 2],
+    ['a 5:1 panorama as the wide hero', 'heroWide', () => picture(2000, 400), 2000, 400],
+    ['a portrait as the wide hero', 'heroWide', () => picture(1300, 1400), 1300, 1400],
+    ['a landscape as the mobile hero', 'heroMobile', () => picture(1600, 900), 1600, 900],
+    ['a 1:4 tower as the mobile hero', 'heroMobile', () => picture(500, 2000), 500, 2000],
+    ['a 3000×1 line as a logo', 'logo', () => picture(3000, 1), 3000, 1],
+    ['a tall raster logo', 'logo', () => picture(100, 300), 100, 300],
+    ['a tall SVG logo', 'logo', async () => tallSvg(), 40, 200],
+  ]
+  test.each(misshapen)(
+    '%s → 400 naming the shape it may have, nothing stored',
+    async (_, purpose, make, width, height) => {
+      const r = await uploadImage(t, owner, purpose, await make())
+      expect(r.status).toBe(400)
+      expect(r.json).toEqual({
+        status: 'error',
+        message: aspectRefusal(purpose as ImagePurpose, width, height) ?? 'fits',
+        field: 'file',
+      })
+      expect(r.json.message).toContain(`this one is ${width}×${height} pixels`)
+      expect(await mediaFiles(t)).toEqual([])
+      expect(await siteImageRows(t)).toBe(0)
+    },
+    30_000,
+  )
+
+  test('shapes at the bounds are taken: 4:1 and 1:1 wide, 1:3 and 4:3 mobile, 8:1 and 1:2 logos', async () => {
+    const fits: [string, number, number][] = [
+      ['heroWide', 2560, 640],
+      ['heroWide', 1280, 1280],
+      ['heroMobile', 480, 1440],
+      ['heroMobile', 1200, 900],
+      ['logo', 800, 100],
+      ['logo', 100, 200],
+    ]
+    for (const [purpose, width, height] of fits) {
+      const r = await uploadImage(t, owner, purpose, await picture(width, height))
+      expect([purpose, width, height, r.status]).toEqual([purpose, width, height, 201])
+    }
+  }, 60_000)
+
   test('more than 10 MB → 413 from the declared length, nothing read or stored', async () => {
     const big = new Uint8Array(10 * 1024 * 1024 + 1)
     big.set(await picture(8, 8))
@@ -259,28 +305,32 @@ describe('keeping and removing', () => {
   const upload = async () =>
     (await uploadImage(t, owner, 'logo', await picture(480, 192))).json.data.image
 
-  test('a replaced image stays while undo can bring it back, then goes with its files', async () => {
-    const [a, b, c] = [await upload(), await upload(), await upload()]
+  test('a replaced image stays while any undo can bring it back; an unsaved one goes', async () => {
+    const [a, b, c, unsaved] = [await upload(), await upload(), await upload(), await upload()]
     let v = await logoSave(0, a.id)
-    v = await logoSave(v, b.id) // a: previous version, undo can restore it
-    const aFile = a.files[0].url.slice('/media/'.length)
-    expect(await mediaFiles(t)).toContain(aFile)
+    v = await logoSave(v, b.id)
+    v = await logoSave(v, c.id)
     // Ageing every upload past the grace period lets the clean-up act on what is not needed.
     await t.app.database.db.execute(
       sql`update site_images set created_at = now() - interval '2 days'`,
     )
-    v = await logoSave(v, c.id)
+    expect(await t.app.services.site.cleanUp()).toBe(1)
     const files = await mediaFiles(t)
-    expect(files).not.toContain(aFile)
-    expect(files).toContain(b.files[0].url.slice('/media/'.length))
-    expect(files).toContain(c.files[0].url.slice('/media/'.length))
-    expect(await siteImageRows(t)).toBe(2)
-    // Undo restores b, whose files are still there.
-    const undo = await t.call('POST', '/api/site/undo', { token: owner, body: { baseVersion: v } })
-    expect(undo.status).toBe(200)
-    const logo = (await t.call('GET', '/api/public/site')).json.data.site.clients[0].logo
-    expect(logo.id).toBe(b.id)
-    expect((await t.fetch(logo.files[0].url)).status).toBe(200)
+    for (const kept of [a, b, c]) expect(files).toContain(kept.files[0].url.slice('/media/'.length))
+    expect(files).not.toContain(unsaved.files[0].url.slice('/media/'.length))
+    expect(await siteImageRows(t)).toBe(3)
+    // Undo walks back through b and a, whose files are still there.
+    for (const restored of [b, a]) {
+      const undo = await t.call('POST', '/api/site/undo', {
+        token: owner,
+        body: { baseVersion: v },
+      })
+      expect(undo.status).toBe(200)
+      v = undo.json.data.version
+      const logo = (await t.call('GET', '/api/public/site')).json.data.site.clients[0].logo
+      expect(logo.id).toBe(restored.id)
+      expect((await t.fetch(logo.files[0].url)).status).toBe(200)
+    }
   }, 60_000)
 
   test('an unsaved upload is kept for a day, then cleaned up', async () => {

@@ -1,5 +1,6 @@
 // Site (issue 16): the public page's hero, clients, About text and contacts, edited in one form.
-// Every save is a version; 'Undo last change' brings back the one before (as a new version).
+// Every save is a version; 'Undo last change' takes back the newest change not yet undone (as a
+// new version), one step further back each click, and is disabled once nothing is left.
 import { zodResolver } from '@hookform/resolvers/zod'
 import {
   fromSiteForm,
@@ -130,6 +131,7 @@ function SiteEditor({ state }: { state: SiteState }) {
   }
 
   const last = state.lastChange
+  const next = state.nextUndo
   const saving = save.isPending
   return (
     <>
@@ -144,6 +146,7 @@ function SiteEditor({ state }: { state: SiteState }) {
             <Button
               variant="secondary"
               disabled={!state.canUndo || saving || undo.isPending}
+              title={state.canUndo ? undefined : siteMsg.nothingToUndo}
               onClick={() => setConfirmUndo(true)}
             >
               <SiteIcons.undo className="size-4" /> Undo last change
@@ -155,6 +158,7 @@ function SiteEditor({ state }: { state: SiteState }) {
         {last
           ? `Last change: ${last.kind === 'undo' ? 'undo of ' : ''}${sectionNames(last.changed) || 'no sections'} — by ${last.by ?? 'N/A'}, ${formatDate(last.at)}`
           : 'The page shows its original content; nothing has been changed yet.'}
+        {last && !state.canUndo ? ' Nothing left to undo.' : ''}
       </p>
       {stale ? (
         <div
@@ -277,9 +281,11 @@ function SiteEditor({ state }: { state: SiteState }) {
           role="alertdialog"
           size="sm"
           title="Undo last change"
-          description={`The page goes back to how it was before the last change${
-            last ? ` (${sectionNames(last.changed)}, by ${last.by ?? 'N/A'})` : ''
-          }. ${formState.isDirty ? 'Your unsaved changes on this page are discarded. ' : ''}The undo can itself be undone.`}
+          description={`The page goes back to how it was before the change${
+            next
+              ? ` to ${sectionNames(next.changed) || 'no sections'} by ${next.by ?? 'N/A'}, ${formatDate(next.at)}`
+              : ''
+          }. ${formState.isDirty ? 'Your unsaved changes on this page are discarded. ' : ''}Each undo goes one change further back.`}
           onClose={() => (undo.isPending ? undefined : setConfirmUndo(false))}
         >
           <div className="flex justify-end gap-3 px-5 py-4">
