@@ -7,6 +7,7 @@ import { startMedia } from './media/index.ts'
 import { type AppFetch, createPaths } from './paths.ts'
 import { startProcessing } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
+import { startHousekeeping } from './services/housekeeping.ts'
 import { createServices, type Services } from './services/index.ts'
 import { startUploads } from './uploads/index.ts'
 
@@ -59,12 +60,15 @@ export async function createApp(config: Config): Promise<App> {
   }
   const services = createServices(config, database, queue)
   let stopUploads: () => void
+  let stopHousekeeping: () => void
   let stopProcessing: () => void
   try {
     await ensureFirstAdmin(config, services)
-    // Before the first request: orphaned media and expired uploads go, the hourly job starts.
+    // Before the first request: orphaned media, expired uploads, unsaved site images and log
+    // entries past their retention go; the hourly jobs start.
     await startMedia(services.media, services.videos.sweepOrphans)
     stopUploads = await startUploads(services.uploads)
+    stopHousekeeping = await startHousekeeping(services)
     // Queued videos get their jobs; MEDIA_WORKERS workers start here (0: other processes work).
     stopProcessing = await startProcessing({
       queue,
@@ -85,6 +89,7 @@ export async function createApp(config: Config): Promise<App> {
     fetch: createPaths({ config, database, services }),
     async close() {
       stopUploads()
+      stopHousekeeping()
       stopProcessing()
       // Before the database: a running job is failed for a later retry and its ffmpeg killed.
       await queue.stop()

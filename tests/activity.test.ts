@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { sql } from 'drizzle-orm'
 import { declaredPaths } from '../src/routers/activity-entries.ts'
 import { appRouter } from '../src/routers/index.ts'
+import { logText } from '../src/services/activity.ts'
 import { SIGN_IN_LIMITS } from '../src/services/auth.ts'
 import { defaultContent } from '../src/services/site-defaults.ts'
 import { ADMIN_EMAIL, startTestApp, type TestApp } from '../testkit/test-app.ts'
@@ -208,6 +209,134 @@ describe('what is recorded', () => {
       .sort()
     expect(declaredPaths().sort()).toEqual(mutations)
   })
+})
+
+describe('only real changes, as one clean line, for a bounded time', () => {
+  test('hiding a hidden video or publishing a published one is no entry, however often', async () => {
+    const id = await upload('Quiet One')
+    const publish = (published: boolean) =>
+      t.call('PUT', `/api/videos/${id}/published`, { token: owner, body: { published } })
+    const first = await publish(false)
+    expect(first.json.data).toMatchObject({ changed: true, video: { published: false } })
+    // Sent again, one after another and all at once: answered, nothing changed, nothing recorded.
+    const again = await publish(false)
+    expect([again.status, again.json.data.changed]).toEqual([200, false])
+    const burst = await Promise.all(Array.from({ length: 20 }, () => publish(false)))
+    expect(burst.map((r) => r.status)).toEqual(burst.map(() => 200))
+    expect(burst.every((r) => r.json.data.changed === false)).toBe(true)
+    // Of many identical calls at once, one changes it.
+    const flips = await Promise.all(Array.from({ length: 20 }, () => publish(true)))
+    expect(flips.filter((r) => r.json.data.changed)).toHaveLength(1)
+    const log = (await entries('?kind=video.publish')).map((e) => e.summary)
+    expect(log).toEqual(['Published “Quiet One”', 'Hid “Quiet One” from the public page'])
+  }, 60_000)
+
+  test('an edit that sends what is already there is no entry; a real one names only what changed', async () => {
+    const id = await upload('Same Old')
+    const admin = await t.call('POST', '/api/admins', {
+      token: owner,
+      body: { username: 'steady', email: 'steady@studio.test', password: 'secret-12' },
+    })
+    const adminId = admin.json.data.admin._id
+    const before = (await entries()).length
+    const same = await t.call('PATCH', `/api/videos/${id}`, {
+      token: owner,
+      body: { title: 'Same Old', description: 'd' },
+    })
+    expect(same.status).toBe(200)
+    const sameAdmin = await t.call('PATCH', `/api/admins/${adminId}`, {
+      token: owner,
+      body: { username: 'steady', email: 'steady@studio.test' },
+    })
+    expect(sameAdmin.status).toBe(200)
+    expect(await entries()).toHaveLength(before)
+
+    await t.call('PATCH', `/api/videos/${id}`, {
+      token: owner,
+      body: { title: 'Same Old', description: 'A new description' },
+    })
+    await t.call('PATCH', `/api/admins/${adminId}`, {
+      token: owner,
+      body: { username: 'steady', email: 'moved@studio.test' },
+    })
+    const [adminEdit, videoEdit] = await entries()
+    expect(videoEdit!.summary).toBe('Edited “Same Old”: description')
+    expect(adminEdit!.summary).toBe('Edited admin steady: email')
+  }, 60_000)
+
+  test('a sign-in lock stores the e-mail as one trimmed line, without controls', async () => {
+    const ip = '203.0.113.44'
+    for (let i = 0; i < SIGN_IN_LIMITS.perPair + 1; i++) {
+      await t.call('POST', '/api/auth/login', {
+        body: { email: '\t\n  Victim@Studio.test \r\n\t', password: `wrong-${i}` },
+        ip,
+      })
+    }
+    const [lock] = await entries('?kind=auth.locked')
+    expect(lock!.actor).toEqual({ _id: null, name: 'victim@studio.test' })
+    expect(lock!.summary).toStartWith('Sign-in for Victim@Studio.test from this address locked')
+    expect(lock!.summary).not.toMatch(/[\p{Cc}]/u)
+  }, 60_000)
+
+  test('what reaches the log is one visible line of bounded length', () => {
+    expect(logText('\tEvil\n\u2028user\u202E@studio.test\u0000  ')).toBe('Evil user@studio.test')
+    expect(
+      logText('Family 👨‍👩‍👧 and 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}'),
+    ).toBe('Family 👨‍👩‍👧 and 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}')
+    expect(logText('\n\t\u202E')).toBeNull()
+    const long = logText(`${'x'.repeat(400)}@studio.test`, 254)!
+    expect([...long]).toHaveLength(254)
+    expect(long).toEndWith('…')
+  })
+
+  test('retention: older than a year or past the newest entries goes; the database allows only that', async () => {
+    const db = t.app.database.db
+    const row = (n: number, daysAgo: number) =>
+      sql`(now() - make_interval(days => ${daysAgo}), 'other', ${`entry ${n}`})`
+    // Inserting is what the log allows: an old entry is written as if a year had passed.
+    await db.execute(sql`insert into activity_log (at, kind, summary) values ${row(1, 400)}`)
+    await db.execute(sql`insert into activity_log (at, kind, summary) values ${row(2, 366)}`)
+    for (let n = 3; n <= 30; n++) {
+      await db.execute(sql`insert into activity_log (at, kind, summary) values ${row(n, 1)}`)
+    }
+    const summaries = async () => (await entries('?limit=100')).map((e) => e.summary)
+    expect(await summaries()).toHaveLength(31) // the sign-in of beforeEach too
+
+    // A year: the two old entries go, the rest stays.
+    expect(await t.app.services.activity.prune()).toBe(2)
+    expect(await summaries()).toHaveLength(29)
+    expect(await summaries()).not.toContain('entry 1')
+
+    // A cap: only the newest stay.
+    expect(await t.app.services.activity.prune({ days: 365, entries: 10 })).toBe(19)
+    const kept = await summaries()
+    expect(kept).toEqual(Array.from({ length: 10 }, (_, i) => `entry ${30 - i}`))
+
+    // Outside the retention, DELETE is still refused, and UPDATE always.
+    const outcome = (query: PromiseLike<unknown>) =>
+      Promise.resolve(query).then(
+        () => 'ran',
+        (e: Error & { cause?: Error }) => `${e.message} ${e.cause?.message}`,
+      )
+    expect(await outcome(db.execute(sql`delete from activity_log`))).toContain('append-only')
+    const forged = db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('studio.activity_retention', 'on', true)`)
+      await tx.execute(sql`update activity_log set summary = 'forged'`)
+    })
+    expect(await outcome(forged)).toContain('append-only')
+    expect(await summaries()).toEqual(kept)
+  })
+
+  test('the retention runs at start-up (and hourly after)', async () => {
+    const db = t.app.database.db
+    await db.execute(
+      sql`insert into activity_log (at, kind, summary) values (now() - interval '400 days', 'other', 'ancient')`,
+    )
+    expect((await entries()).map((e) => e.summary)).toContain('ancient')
+    await t.restart()
+    owner = await t.login()
+    expect((await entries('?limit=100')).map((e) => e.summary)).not.toContain('ancient')
+  }, 60_000)
 })
 
 describe('who may read it', () => {

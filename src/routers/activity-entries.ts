@@ -2,7 +2,9 @@
 // middleware in src/trpc.ts consults it after a mutation has run, so every entry point (the web
 // app over tRPC, the REST adapter through its caller) is recorded the same way. `null` means the
 // procedure is not recorded, with the reason beside it; tests/activity.test.ts fails when a
-// mutation has no entry here (one without is still recorded, as kind `other` or its own).
+// mutation has no entry here (one without is still recorded, as kind `other` or its own). Only
+// real changes are entries: an `after` answers null for a call that changed nothing (hiding a
+// hidden video, saving what is already there), so repeating one cannot fill the log.
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server'
 import { type ActivityKind, activityKinds } from '../schemas/activity.ts'
 import { siteSections } from '../schemas/site.ts'
@@ -18,10 +20,13 @@ export type Draft = {
   actor?: { id: string | null; name: string | null }
 }
 
+/** What `before` read: a title, or the fields an edit may change. */
+type Before = string | Record<string, string | null>
+
 type Spec<In, Out> = {
   /** Read before the change (a title a delete will remove); runs only for a signed-in caller. */
-  before?: (ctx: Context, input: In) => Promise<string | null>
-  after: (args: { ctx: Context; input: In; output: Out; before: string | null }) => Draft | null
+  before?: (ctx: Context, input: In) => Promise<Before | null>
+  after: (args: { ctx: Context; input: In; output: Out; before: Before | null }) => Draft | null
   /** Refusals worth recording (a sign-in lock starting). */
   failed?: (args: { ctx: Context; input: In; error: unknown }) => Draft | null
 }
@@ -33,6 +38,11 @@ type Specs = {
 }
 
 const quoted = (title: string | null | undefined) => (title ? `“${title}”` : 'a video')
+/** `before` as a title (specs that read one). */
+const titleOf = (before: Before | null) => (typeof before === 'string' ? before : null)
+/** `before` as fields (specs that read them); undefined when it could not be read. */
+const fieldsOf = (before: Before | null) =>
+  before !== null && typeof before === 'object' ? before : undefined
 const minutes = (ms: number) => {
   const n = Math.max(1, Math.round(ms / 60_000))
   return `${n} minute${n === 1 ? '' : 's'}`
@@ -51,9 +61,10 @@ async function titlesOf(ctx: Context, ids: readonly string[]) {
   return titles.join(', ') + (more > 0 ? ` and ${more} more` : '')
 }
 
-async function adminName(ctx: Context, id: string) {
+async function adminFields(ctx: Context, id: string) {
   const admins = await ctx.services.admins.list()
-  return admins.find((a) => a._id === id.toLowerCase())?.username ?? null
+  const admin = admins.find((a) => a._id === id.toLowerCase())
+  return admin ? { username: admin.username, email: admin.email } : null
 }
 
 const specs: Specs = {
@@ -92,17 +103,25 @@ const specs: Specs = {
       }),
     },
     update: {
-      before: async (ctx, input) => (await ctx.services.videos.get(input.id)).title,
+      before: async (ctx, input) => {
+        const video = await ctx.services.videos.get(input.id)
+        return { title: video.title, description: video.description }
+      },
       after: ({ input, output, before }) => {
+        const was = fieldsOf(before)
         const parts = [
-          input.title !== undefined && before !== output.video.title
-            ? `title (was ${quoted(before)})`
+          input.title !== undefined && was && was.title !== output.video.title
+            ? `title (was ${quoted(was.title)})`
             : null,
-          input.description !== undefined ? 'description' : null,
+          input.description !== undefined && (!was || was.description !== output.video.description)
+            ? 'description'
+            : null,
           ...Object.keys(input.uploads ?? {}).map((kind) =>
             kind === 'brandLogo' ? 'brand logo' : `${kind} file`,
           ),
         ].filter(Boolean)
+        // The same title and description sent again, no file: nothing changed.
+        if (parts.length === 0 && was) return null
         return {
           kind: 'video.update',
           summary: `Edited ${quoted(output.video.title)}${parts.length ? `: ${parts.join(', ')}` : ''}`,
@@ -114,8 +133,8 @@ const specs: Specs = {
       before: async (ctx, input) => (await ctx.services.videos.get(input.id)).title,
       after: ({ input, before }) => ({
         kind: 'video.delete',
-        summary: `Deleted ${quoted(before)}`,
-        target: { id: input.id.toLowerCase(), title: before },
+        summary: `Deleted ${quoted(titleOf(before))}`,
+        target: { id: input.id.toLowerCase(), title: titleOf(before) },
       }),
     },
     retry: {
@@ -132,24 +151,30 @@ const specs: Specs = {
           ? null
           : {
               kind: 'video.reorder',
-              summary: `Reordered the portfolio${before ? `: ${before}` : ''}`,
+              summary: `Reordered the portfolio${titleOf(before) ? `: ${titleOf(before)}` : ''}`,
             },
     },
     setPublished: {
-      after: ({ output }) => ({
-        kind: 'video.publish',
-        summary: output.video.published
-          ? `Published ${quoted(output.video.title)}`
-          : `Hid ${quoted(output.video.title)} from the public page`,
-        target: { id: output.video._id, title: output.video.title },
-      }),
+      after: ({ output }) =>
+        output.changed
+          ? {
+              kind: 'video.publish',
+              summary: output.video.published
+                ? `Published ${quoted(output.video.title)}`
+                : `Hid ${quoted(output.video.title)} from the public page`,
+              target: { id: output.video._id, title: output.video.title },
+            }
+          : null,
     },
     bulkDelete: {
       before: (ctx, input) => titlesOf(ctx, input.ids),
-      after: ({ output, before }) => ({
-        kind: 'video.bulkDelete',
-        summary: `Deleted ${output.deleted} video${output.deleted === 1 ? '' : 's'}${before ? `: ${before}` : ''}`,
-      }),
+      after: ({ output, before }) =>
+        output.deleted === 0
+          ? null
+          : {
+              kind: 'video.bulkDelete',
+              summary: `Deleted ${output.deleted} video${output.deleted === 1 ? '' : 's'}${titleOf(before) ? `: ${titleOf(before)}` : ''}`,
+            },
     },
   },
   admins: {
@@ -161,12 +186,17 @@ const specs: Specs = {
       }),
     },
     update: {
-      before: (ctx, input) => adminName(ctx, input.id),
+      before: (ctx, input) => adminFields(ctx, input.id),
       after: ({ input, output, before }) => {
-        const fields = (['username', 'email', 'password'] as const).filter(
+        const was = fieldsOf(before)
+        const sent = (['username', 'email', 'password'] as const).filter(
           (f) => typeof input[f] === 'string' && String(input[f]).trim() !== '',
         )
-        const renamed = before && before !== output.admin.username ? ` (was ${before})` : ''
+        // A password is always new (only its hash is kept); a name or address only if it differs.
+        const fields = sent.filter((f) => f === 'password' || !was || was[f] !== output.admin[f])
+        if (fields.length === 0) return null
+        const renamed =
+          was?.username && was.username !== output.admin.username ? ` (was ${was.username})` : ''
         return {
           kind: 'admin.update',
           summary: `Edited admin ${output.admin.username}${renamed}${fields.length ? `: ${fields.join(', ')}` : ''}`,
@@ -175,11 +205,11 @@ const specs: Specs = {
       },
     },
     delete: {
-      before: (ctx, input) => adminName(ctx, input.id),
+      before: async (ctx, input) => (await adminFields(ctx, input.id))?.username ?? null,
       after: ({ input, before }) => ({
         kind: 'admin.delete',
-        summary: `Deleted admin ${before ?? input.id}`,
-        target: { id: input.id.toLowerCase(), title: before },
+        summary: `Deleted admin ${titleOf(before) ?? input.id}`,
+        target: { id: input.id.toLowerCase(), title: titleOf(before) },
       }),
     },
   },

@@ -61,9 +61,10 @@ export const videosRouter = router({
   })),
 
   /** The 'Published' switch: hidden videos stay here and leave the public page and its API. */
-  setPublished: authedProcedure.input(publishVideoSchema).mutation(async ({ ctx, input }) => ({
-    video: await ctx.services.videos.setPublished(input.id, input.published),
-  })),
+  /** `changed`: false when the video already was so (nothing done, nothing recorded). */
+  setPublished: authedProcedure
+    .input(publishVideoSchema)
+    .mutation(({ ctx, input }) => ctx.services.videos.setPublished(input.id, input.published)),
 
   delete: authedProcedure.input(byId).mutation(async ({ ctx, input }) => ({
     deleted: await ctx.services.videos.remove(input.id),

@@ -1,10 +1,12 @@
 // The activity log (issue 16 item 5): who did what, when and from where. Entries are appended by
-// the tRPC middleware (src/trpc.ts) after a mutation succeeds; nothing here changes or removes
-// one, and the table's trigger refuses it anyway.
+// the tRPC middleware (src/trpc.ts) after a mutation has changed something; nothing here changes
+// one, and the table's trigger refuses it anyway. Only the retention removes entries: older than
+// a year, or past the newest 100,000 (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md).
 import { and, count, desc, eq, isNull, max, type SQL, sql } from 'drizzle-orm'
 import { activityLog } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import type { ActivityKind, ListActivityQuery } from '../schemas/activity.ts'
+import { withoutRefusedFormat } from '../schemas/text.ts'
 
 export type ActivityEntry = {
   actorId: string | null
@@ -28,20 +30,58 @@ export type ActivityView = {
 
 // Long enough for any title or list of titles the summaries name; a log line, not a document.
 const TEXT_MAX = 500
-const clip = (value: string | null | undefined) =>
-  value == null ? null : value.length > TEXT_MAX ? `${value.slice(0, TEXT_MAX - 1)}…` : value
+/** An e-mail address is at most 254 characters; a name typed at sign-in is shown as one. */
+const ACTOR_MAX = 254
+
+/** What the log keeps: a year, and at most this many entries. */
+export const ACTIVITY_RETENTION = { days: 365, entries: 100_000 }
+
+// What a sign-in attempt typed reaches the log as it came (validation never saw it): the log
+// keeps one visible line, each run of controls, separators or spaces one space, and no invisible
+// formatting that the text rule (src/schemas/text.ts) would refuse.
+const BREAKS = /[\p{Cc}\p{Zl}\p{Zp}\s]+/gu
+
+/** One visible line of at most `max` characters, or null when nothing visible is left. */
+export function logText(value: string | null | undefined, max = TEXT_MAX): string | null {
+  if (value == null) return null
+  const line = withoutRefusedFormat(value.replace(BREAKS, () => ' ')).trim()
+  if (!line) return null
+  const chars = [...line]
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : line
+}
 
 export function createActivityService(db: Db) {
   return {
     async record(entry: ActivityEntry): Promise<void> {
       await db.insert(activityLog).values({
         actorId: entry.actorId,
-        actorName: clip(entry.actorName),
+        actorName: logText(entry.actorName, ACTOR_MAX),
         kind: entry.kind,
-        summary: clip(entry.summary) ?? '',
-        targetId: clip(entry.targetId),
-        targetTitle: clip(entry.targetTitle),
-        ip: clip(entry.ip),
+        summary: logText(entry.summary) ?? '',
+        targetId: logText(entry.targetId),
+        targetTitle: logText(entry.targetTitle),
+        ip: logText(entry.ip),
+      })
+    },
+
+    /**
+     * Removes entries older than `days` and those past the newest `entries`; the trigger lets
+     * these deletes, and only these, through. Run at start-up and hourly (housekeeping.ts).
+     */
+    async prune({ days, entries } = ACTIVITY_RETENTION): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('studio.activity_retention', 'on', true)`)
+        const old = await tx
+          .delete(activityLog)
+          .where(sql`${activityLog.at} < now() - make_interval(days => ${days})`)
+          .returning({ id: activityLog.id })
+        const beyond = await tx
+          .delete(activityLog)
+          .where(
+            sql`${activityLog.id} <= (select id from ${activityLog} order by id desc offset ${entries} limit 1)`,
+          )
+          .returning({ id: activityLog.id })
+        return old.length + beyond.length
       })
     },
 

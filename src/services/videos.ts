@@ -4,7 +4,7 @@
 // dropped them has committed. A crash anywhere leaves the uploads usable or the change made.
 // A new or replaced video file is queued for processing in the same transaction as its row
 // (src/processing/queue.ts); the streams folder of a replaced or deleted file goes after commit.
-import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, ne, or, sql } from 'drizzle-orm'
 import { videoSlugs, videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
@@ -421,17 +421,25 @@ export function createVideosService(deps: {
       })
     },
 
-    /** Shows or hides a video on the public page; the dashboard keeps it either way. */
-    async setPublished(id: string, published: boolean): Promise<VideoView> {
+    /**
+     * Shows or hides a video on the public page; the dashboard keeps it either way. `changed` is
+     * false when it already was so (the activity log records only real changes): decided by the
+     * update itself, so of two identical calls at once exactly one changes it.
+     */
+    async setPublished(
+      id: string,
+      published: boolean,
+    ): Promise<{ video: VideoView; changed: boolean }> {
       const current = await find(id)
       const [row] = await db
         .update(videos)
         .set({ published })
-        .where(eq(videos.id, current.id))
+        .where(and(eq(videos.id, current.id), ne(videos.published, published)))
         .returning(viewColumns)
-      if (!row) throw new AppError('NOT_FOUND', msg.videoNotFound)
+      // Already so, or deleted meanwhile (find's 404).
+      if (!row) return { video: toView(await find(current.id)), changed: false }
       reads.invalidate()
-      return toView(row)
+      return { video: toView(row), changed: true }
     },
 
     /** Start-up: every queued video gets its job, unless it has one (idempotent). */
