@@ -16,12 +16,13 @@ export async function housekeep(services: Pick<Services, 'site' | 'activity'>): 
   }
 }
 
-/** Runs a round now, then hourly without keeping the process alive; returns the stop. */
+/** Runs a round now, then every `everyMs` (hourly) without keeping the process alive; returns the stop. */
 export async function startHousekeeping(
   services: Pick<Services, 'site' | 'activity'>,
+  everyMs = EVERY_MS,
 ): Promise<() => void> {
   await housekeep(services)
-  const timer = setInterval(() => void housekeep(services), EVERY_MS)
+  const timer = setInterval(() => void housekeep(services), everyMs)
   timer.unref()
   return () => clearInterval(timer)
 }

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { sanitizeSvg } from '../../src/media/svg.ts'
 import { aspectRefusal, type ImagePurpose, imageMsg } from '../../src/schemas/site.ts'
+import { startHousekeeping } from '../../src/services/housekeeping.ts'
 import { defaultContent } from '../../src/services/site-defaults.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {
@@ -344,6 +345,34 @@ describe('keeping and removing', () => {
     expect(await siteImageRows(t)).toBe(0)
     expect(await mediaFiles(t)).not.toContain(image.files[0].url.slice('/media/'.length))
   })
+
+  test('unsaved uploads go without any save: at start-up and on the periodic round', async () => {
+    const age = () =>
+      t.app.database.db.execute(
+        sql`update site_images set created_at = now() - interval '25 hours' where created_at > now() - interval '1 hour'`,
+      )
+    const early = await upload()
+    await age()
+    await t.restart()
+    expect(await siteImageRows(t)).toBe(0)
+    expect(await mediaFiles(t)).not.toContain(early.files[0].url.slice('/media/'.length))
+
+    // The same round on a short period, as the hourly timer runs it.
+    const late = await upload()
+    const saved = await upload()
+    await logoSave(0, saved.id)
+    await age()
+    const stop = await startHousekeeping(t.app.services, 50)
+    try {
+      const lateFile = late.files[0].url.slice('/media/'.length)
+      for (let i = 0; i < 100 && (await mediaFiles(t)).includes(lateFile); i++) await Bun.sleep(50)
+      expect(await mediaFiles(t)).not.toContain(lateFile)
+    } finally {
+      stop()
+    }
+    expect(await siteImageRows(t)).toBe(1)
+    expect(await mediaFiles(t)).toContain(saved.files[0].url.slice('/media/'.length))
+  }, 60_000)
 
   test('a restart keeps the site’s images (the media sweep knows them)', async () => {
     const image = await upload()
