@@ -1,8 +1,8 @@
-// What search engines and link previews read (issue 16 item 3): /work/<slug> as the server-rendered
-// page (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a Twitter player
-// card and JSON-LD VideoObject), /work/<slug>/embed (the player that card frames), /sitemap.xml
-// with video entries, and /robots.txt. An old slug redirects for good; an unknown or hidden work
-// falls through to the landing page, as every unknown path does (SPEC §2).
+// What search engines and link previews read: /work/<slug> as the server-rendered page
+// (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a
+// Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
+// frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
+// address that shows no work (unknown, deleted, hidden, malformed) is the landing page as a 404.
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'
@@ -14,8 +14,8 @@ import { markSecured } from './security-headers.ts'
 type Deps = {
   videos: Pick<VideosService, 'bySlug' | 'publicList'>
   publicUrl: string
-  /** Renders a work's page around the head given here. */
-  pages: Pick<PublicPages, 'work'>
+  /** Renders a work's page around the head given here, and the 404 page. */
+  pages: Pick<PublicPages, 'work' | 'missing'>
 }
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
@@ -166,10 +166,10 @@ export function createWorkPages(deps: Deps) {
     if (pathname === '/sitemap.xml') return sitemap()
     if (pathname === '/robots.txt') return robots()
     const match = WORK_PATH.exec(pathname)
-    const slug = match?.[1]
-    if (!slug || !SLUG_PATTERN.test(slug)) return null
-    const found = await deps.videos.bySlug(slug)
-    if (!found) return null
+    if (!match) return null
+    const slug = match[1]!
+    const found = SLUG_PATTERN.test(slug) ? await deps.videos.bySlug(slug) : null
+    if (!found) return notShown(req)
     if ('redirect' in found) {
       const to = `/work/${found.redirect}${match[2] ?? ''}`
       return new Response(null, { status: 301, headers: { Location: to } })
@@ -177,5 +177,14 @@ export function createWorkPages(deps: Deps) {
     return match[2]
       ? embedPage(found.video)
       : deps.pages.work(req, found.video, headFor(found.video))
+  }
+
+  /**
+   * The one answer for a work address that shows nothing to this visitor: no such work, one
+   * deleted, one hidden (bySlug gives only published works), or no valid slug at all. The
+   * landing page as a 404; null (the caller's own 404) when the page cannot be made.
+   */
+  function notShown(req: Request): Promise<Response | null> {
+    return deps.pages.missing(req)
   }
 }
