@@ -3,6 +3,7 @@
 // Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
 // frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
 // address that shows no work (unknown, deleted, hidden, malformed) is the landing page as a 404.
+import { mp4Size } from '../processing/ladder.ts'
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'
@@ -19,6 +20,17 @@ type Deps = {
 }
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
+
+/**
+ * The frame size of what the page's player and `og:video` play: the MP4's, which the ladder
+ * made from the source's displayed size (a 1080p master gives a 720p MP4); the master's own
+ * until the MP4 exists; 16:9 before the master was probed.
+ */
+export function playedSize(video: Pick<PublicVideoView, 'mp4Url' | 'width' | 'height'>) {
+  if (video.width === null || video.height === null) return { width: 1280, height: 720 }
+  const source = { width: video.width, height: video.height }
+  return video.mp4Url ? mp4Size(source) : source
+}
 
 /** Seconds as ISO 8601 (schema.org's duration): 83.4 → PT1M23S. */
 export function isoDuration(seconds: number): string {
@@ -43,8 +55,7 @@ export function createWorkPages(deps: Deps) {
     const image = absolute(video.thumbnailUrl)
     // The MP4 once streams exist; until then the master, which is what visitors get too.
     const content = absolute(video.mp4Url ?? video.videoUrl)
-    const width = video.width ?? 1280
-    const height = video.height ?? 720
+    const { width, height } = playedSize(video)
     const meta = (attr: 'name' | 'property', key: string, value: string | number) =>
       `<meta ${attr}="${key}" content="${escapeHtml(String(value))}" />`
     const ld = {

@@ -175,7 +175,7 @@ describe('the work page', () => {
     })
   })
 
-  test('once processed: og:video is the MP4, with its size, and JSON-LD has the duration', async () => {
+  test("once processed: og:video is the MP4, with the MP4's size, and JSON-LD has the duration", async () => {
     const v = await created('Processed Reel')
     await t.app.database.db.execute(sql`update videos set status = 'ready',
       streams_key = ${`s${'a'.repeat(31)}`}, duration = 83.4, width = 1920, height = 1080
@@ -186,8 +186,11 @@ describe('the work page', () => {
       /<meta property="og:video" content="https:\/\/studio\.test\/media\/[^"]+\.mp4" \/>/,
     )
     expect(text).toContain('<meta property="og:video:type" content="video/mp4" />')
-    expect(text).toContain('<meta property="og:video:width" content="1920" />')
-    expect(text).toContain('<meta name="twitter:player:height" content="1080" />')
+    // A 1080p master's MP4 is its 720p rung (e2e/templates.test.ts measures a real one).
+    expect(text).toContain('<meta property="og:video:width" content="1280" />')
+    expect(text).toContain('<meta property="og:video:height" content="720" />')
+    expect(text).toContain('<meta name="twitter:player:width" content="1280" />')
+    expect(text).toContain('<meta name="twitter:player:height" content="720" />')
     expect(text.match(/application\/ld\+json/g)).toHaveLength(1)
     expect(text).toContain('"duration":"PT1M23S"')
   })
