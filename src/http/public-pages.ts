@@ -158,7 +158,7 @@ export function createPublicPages(deps: Deps) {
   }
 }
 
-/** Tells crawlers not to keep a page: in its head, and as a header for those that read only that. */
+/** Tells crawlers not to keep a page, in its head; notFound() says it again as a header. */
 export const NOINDEX = '<meta name="robots" content="noindex" />'
 
 /** `req` without the validators that could make its answer a 304. */
