@@ -254,10 +254,11 @@ for (const size of WIDTHS) {
     test(
       'an unknown path shows the page, and `/` loads no dashboard code and no video bytes',
       async () => {
-        const { page, context } = await open(size.width, size.height)
+        // The unknown path answers 404 (Chromium logs that as a console error) and is the page.
+        const { page, context } = await open(size.width, size.height, [/status of 404/])
         const requests: Request[] = []
         page.on('request', (request) => requests.push(request))
-        await page.goto('/no/such/page')
+        expect((await page.goto('/no/such/page'))?.status()).toBe(404)
         await page.getByRole('heading', { name: 'Where words leave off, music begins.' }).waitFor()
         await page.goto('/')
         await gridSettled(page)

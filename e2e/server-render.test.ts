@@ -94,14 +94,42 @@ describe.each([1280, 375])('at %d px, before any script runs', (width) => {
   })
 })
 
-test('an unknown path answers the rendered landing page; dashboard paths get the shell', async () => {
-  const unknown = await (await fetch(`${server.url}/no/such/page`)).text()
-  expect(unknown).toContain('data-rendered')
-  expect(unknown).toContain('Night Drive')
-  const dashboard = await (await fetch(`${server.url}/dashboard/videos`)).text()
-  expect(dashboard).not.toContain('data-rendered')
-  expect(dashboard).not.toContain('Night Drive')
-  expect(dashboard).toContain('<div id="root"></div>')
+test('an unknown path answers the rendered landing page as a 404; the app paths get the shell', async () => {
+  const unknown = await fetch(`${server.url}/no/such/page`)
+  expect(unknown.status).toBe(404)
+  expect(unknown.headers.get('x-robots-tag')).toBe('noindex')
+  const html = await unknown.text()
+  expect(html).toContain('data-rendered')
+  expect(html).toContain('Night Drive')
+  expect(html).toContain('<meta name="robots" content="noindex" />')
+  for (const path of [
+    '/dashboard',
+    '/dashboard/manage',
+    '/auth/signin',
+    '/auth/reset-password/abc',
+  ]) {
+    const res = await fetch(`${server.url}${path}`)
+    expect(res.status).toBe(200)
+    const dashboard = await res.text()
+    expect(dashboard).not.toContain('data-rendered')
+    expect(dashboard).not.toContain('Night Drive')
+    expect(dashboard).toContain('<div id="root"></div>')
+  }
+})
+
+test('a path under the dashboard that names no page is the landing page, live, as a 404', async () => {
+  const { page } = await openPage(browser, { baseURL: server.url, allow: [/status of 404/] })
+  expect((await page.goto('/dashboard/nope'))?.status()).toBe(404)
+  await page.getByRole('heading', { level: 1, name: HERO_LINE }).waitFor()
+  await page.mouse.move(400, 300)
+  await page.waitForFunction(() => {
+    const root = document.getElementById('root') as HTMLElement & Record<string, unknown>
+    return Object.keys(root).some((key) => key.startsWith('__reactContainer'))
+  })
+  await grid(page).getByRole('button', { name: 'Play Night Drive' }).waitFor()
+  // A hidden work's address is the same 404.
+  expect((await page.goto('/work/unreleased-cut'))?.status()).toBe(404)
+  await page.getByRole('heading', { level: 1, name: HERO_LINE }).waitFor()
 })
 
 test("a work's page is rendered too", async () => {

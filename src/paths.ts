@@ -61,7 +61,7 @@ export function createPaths(deps: {
     webDist: config.webDist,
     ssrDist: config.ssrDist,
   })
-  const serveStatic = createStaticHandler(config.webDist, pages.landing)
+  const serveStatic = createStaticHandler(config.webDist, pages)
   const workPages = createWorkPages({
     videos: services.videos,
     publicUrl: config.publicUrl,

@@ -124,10 +124,11 @@ describe('bad input never gets a 500 or a stack trace', () => {
 })
 
 describe('static app', () => {
-  test('unknown paths answer the app shell, and traversal cannot leave the web root', async () => {
+  test('unknown paths answer the app shell as a 404, and traversal cannot leave the web root', async () => {
     const res = await t.fetch('/dashboard/whatever')
-    expect(res.status).toBe(200)
+    expect(res.status).toBe(404)
     expect(res.headers.get('content-type')).toContain('text/html')
+    expect((await t.fetch('/dashboard')).status).toBe(200)
     const trick = await t.fetch('/..%2F..%2Fpackage.json')
     expect(await trick.text()).not.toContain('"scripts"')
   })

@@ -190,10 +190,15 @@ describe('/favicon.ico', () => {
       expect([path, res.status]).toEqual([path, 404])
       expect(res.headers.get('content-type') ?? '').not.toContain('text/html')
     }
-    // SPEC §2: any unknown path shows the landing page, also one that looks like a file name.
-    for (const path of ['/dashboard/manage', '/old-site/index.html', '/apple-touch-icon.png']) {
+    // Any unknown path shows the landing page, also one that looks like a file name: as a 404
+    // (decision 057). The app's own paths are the app, 200.
+    for (const [path, status] of [
+      ['/dashboard/manage', 200],
+      ['/old-site/index.html', 404],
+      ['/apple-touch-icon.png', 404],
+    ] as const) {
       const page = await t.fetch(path)
-      expect([path, page.status]).toEqual([path, 200])
+      expect([path, page.status]).toEqual([path, status])
       expect(page.headers.get('content-type')).toContain('text/html')
     }
   })

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createStaticHandler } from '../src/http/static.ts'
+import { escapeHtml } from '../src/schemas/html.ts'
+import { markEveryField, marked, PATTERNS } from '../testkit/stored-text.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from './videos/support.ts'
 
@@ -51,9 +54,10 @@ beforeEach(async () => {
   token = await t.login()
 })
 
-async function upload(title: string) {
+async function upload(title: string, description = '') {
   const files = { video: f.mp4, thumbnail: f.jpg, brandLogo: f.png }
-  const res = await send(t, 'POST', '/api/videos/upload', token, form({ title }, files))
+  const fields = { title, description }
+  const res = await send(t, 'POST', '/api/videos/upload', token, form(fields, files))
   if (res.status !== 201) throw new Error(`${res.status} ${res.json.message}`)
   return res.json.data.video as { _id: string; slug: string }
 }
@@ -85,12 +89,24 @@ describe('the landing page', () => {
     expect(data.videos.nextCursor).toEqual(expect.any(String))
   })
 
-  test('answers every unknown path; the dashboard and sign-in paths get the plain shell', async () => {
-    for (const path of ['/no/such/page', '/about-us', '/work/nobody-made-this']) {
-      expect((await get(path)).text).toContain('data-echo="landing"')
-    }
-    for (const path of ['/dashboard', '/dashboard/videos', '/auth/signin', '/login']) {
+  test('every path the app has a page for gets the plain shell, deep links too', async () => {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/',
+      '/dashboard/manage',
+      '/dashboard/upload',
+      '/dashboard/admins',
+      '/dashboard/site',
+      '/dashboard/activity',
+      '/auth/signin',
+      '/login',
+      '/auth/forgot-password',
+      '/auth/reset-password',
+      '/auth/reset-password/some-token',
+      '/reset-password/some-token',
+    ]) {
       const page = await get(path)
+      expect({ path, status: page.status }).toEqual({ path, status: 200 })
       expect(page.text).toBe(SHELL)
     }
   })
@@ -127,6 +143,89 @@ describe('the landing page', () => {
   })
 })
 
+describe('an address that names nothing', () => {
+  const NOINDEX = '<meta name="robots" content="noindex" />'
+
+  test('is the landing page with status 404 and noindex, under the dashboard too', async () => {
+    const video = await upload('Kept Work')
+    const gone = await upload('Deleted Work')
+    const hidden = await upload('Hidden Work')
+    expect((await t.call('DELETE', `/api/videos/${gone._id}`, { token })).status).toBe(200)
+    const unpublished = await t.call('PUT', `/api/videos/${hidden._id}/published`, {
+      token,
+      body: { published: false },
+    })
+    expect(unpublished.status).toBe(200)
+    const landing = pageData((await get('/')).text)
+    for (const path of [
+      '/nope',
+      '/no/such/page',
+      `/work/${gone.slug}`,
+      `/work/${hidden.slug}`,
+      `/work/${hidden.slug}/embed`,
+      '/work/UPPER',
+      '/work/',
+      '/dashboard/nope',
+      '/dashboard/videos',
+      '/auth/nope',
+      '/%E0%A4%A',
+    ]) {
+      const page = await get(path)
+      expect({ path, status: page.status }).toEqual({ path, status: 404 })
+      expect(page.headers.get('x-robots-tag')).toBe('noindex')
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(page.text).toContain(`${NOINDEX}\n    <link rel="preload"`)
+      expect(page.text).toContain('<div id="root" data-rendered=""><main data-echo="landing">')
+      expect(pageData(page.text)).toEqual(landing)
+    }
+    // The landing page itself and a work that is shown stay 200, without noindex.
+    for (const path of ['/', `/work/${video.slug}`]) {
+      const page = await get(path)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('x-robots-tag')).toBeNull()
+      expect(page.text).not.toContain('noindex')
+    }
+  })
+
+  test('is never a 304, and its bytes follow the content like the landing page', async () => {
+    const first = await get('/nope')
+    expect(first.headers.get('etag')).toBeNull()
+    const landingTag = (await get('/')).headers.get('etag')!
+    for (const tag of [landingTag, '*']) {
+      const again = await get('/nope', { 'if-none-match': tag })
+      expect(again.status).toBe(404)
+      expect(again.text).toBe(first.text)
+    }
+    await upload('Fresh Work')
+    expect(pageData((await get('/nope')).text).videos.videos[0].title).toBe('Fresh Work')
+  })
+
+  test('without the render bundle, or with no built page at all, it is still a 404', async () => {
+    const bare = await startTestApp({ WEB_DIST: dist })
+    try {
+      const res = await bare.fetch('/nope', { headers: { 'if-none-match': '*' } })
+      expect(res.status).toBe(404)
+      expect(res.headers.get('x-robots-tag')).toBe('noindex')
+      const text = await res.text()
+      expect(text).toContain(NOINDEX)
+      expect(text).toContain('<div id="root"></div>')
+      expect(pageData(text).kind).toBe('landing')
+    } finally {
+      await bare.stop()
+    }
+    // The static files alone (no database to render from): the shell, or the placeholder.
+    for (const serve of [createStaticHandler(dist), createStaticHandler('/nonexistent-dist')]) {
+      const res = await serve(
+        new Request('http://localhost/nope', { headers: { 'if-none-match': '*' } }),
+      )
+      expect(res.status).toBe(404)
+      expect(res.headers.get('x-robots-tag')).toBe('noindex')
+      expect(await res.text()).toContain('<html')
+      expect((await serve(new Request('http://localhost/dashboard'))).status).toBe(200)
+    }
+  }, 60_000)
+})
+
 test("a work's page carries its own head, its markup and its data", async () => {
   const video = await upload('Night Drive')
   const page = await get(`/work/${video.slug}`)
@@ -144,6 +243,78 @@ test('a title cannot close the data element or the markup', async () => {
   const page = await get('/')
   expect(page.text).not.toContain('<script>alert(1)')
   expect(pageData(page.text).videos.videos[0].title).toBe('</script><script>alert(1)</script>')
+})
+
+describe('stored text holding replacement patterns and </script>', () => {
+  const TITLE = `Beta $' Work ${PATTERNS}`
+  const DESCRIPTION = `Save $\` and $' now; ${PATTERNS}`
+  const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0
+
+  /** One document: the shell's single doctype, module script, head, root and data. */
+  const expectOneDocument = (html: string) => {
+    expect(count(html, /<!doctype/gi)).toBe(1)
+    expect(count(html, /<\/head>/g)).toBe(1)
+    expect(count(html, /<\/html>/g)).toBe(1)
+    expect(count(html, /<script type="module"/g)).toBe(1)
+    expect(count(html, /id="page-data"/g)).toBe(1)
+    expect(count(html, /<div id="root"/g)).toBe(1)
+    expect(html).toEndWith('</body>\n</html>')
+  }
+
+  test('leaves every page whole, its data exact and its head attributes exact', async () => {
+    const video = await upload(TITLE, DESCRIPTION)
+    const state = (await t.call('GET', '/api/site', { token })).json.data
+    const { content, texts } = markEveryField(state.content)
+    const saved = await t.call('PUT', '/api/site', {
+      token,
+      body: { baseVersion: state.version, content },
+    })
+    expect(saved.status).toBe(200)
+    const site = (await t.call('GET', '/api/public/site')).json.data.site
+    expect(site.hero.line).toBe(marked('Hero'))
+
+    for (const path of ['/', '/nope', `/work/${video.slug}`]) {
+      const page = await get(path)
+      expectOneDocument(page.text)
+      const data = pageData(page.text)
+      expect(data.site).toEqual(site)
+      // The echoed markup holds the same data, escaped once and whole.
+      const echoed = /<main data-echo="\w+">([\s\S]*?)<\/main>/.exec(page.text)![1]!
+      expect(JSON.parse(echoed.replace(/&lt;/g, '<'))).toEqual(data)
+      for (const text of texts) expect(JSON.stringify(data)).toContain(JSON.stringify(text))
+    }
+    const work = await get(`/work/${video.slug}`)
+    const attr = (key: string) =>
+      new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)" />`).exec(work.text)?.[1]
+    const text = (value: string) =>
+      value
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&')
+    for (const key of ['og:title', 'twitter:title']) expect(text(attr(key)!)).toBe(TITLE)
+    for (const key of ['description', 'og:description', 'twitter:description']) {
+      expect(text(attr(key)!)).toBe(DESCRIPTION)
+    }
+    expect(text(/<title>([^<]*)<\/title>/.exec(work.text)![1]!)).toBe(`${TITLE} — Halftone Studio`)
+    const ld = [...work.text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)]
+    expect(ld).toHaveLength(1)
+    expect(JSON.parse(ld[0]![1]!)).toMatchObject({ name: TITLE, description: DESCRIPTION })
+    expect(pageData(work.text).video).toMatchObject({ title: TITLE, description: DESCRIPTION })
+
+    const sitemap = await get('/sitemap.xml')
+    expect(count(sitemap.text, /<\/urlset>/g)).toBe(1)
+    expect(sitemap.text).toContain(`<video:title>${escapeHtml(TITLE)}</video:title>`)
+    expect(sitemap.text).toContain(
+      `<video:description>${escapeHtml(DESCRIPTION)}</video:description>`,
+    )
+
+    const embed = await get(`/work/${video.slug}/embed`)
+    expect(count(embed.text, /<!doctype/gi)).toBe(1)
+    expect(count(embed.text, /<script/g)).toBe(0)
+    expect(text(/aria-label="([^"]*)"/.exec(embed.text)![1]!)).toBe(TITLE)
+  })
 })
 
 test('a render that throws leaves a page with its data for the browser to draw', async () => {

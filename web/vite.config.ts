@@ -7,7 +7,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite'
 import { documentTitle } from '../src/schemas/brand.ts'
-import { escapeHtml } from '../src/schemas/html.ts'
+import { escapeHtml, putInPlace } from '../src/schemas/html.ts'
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3000}`
 const proxied = ['/trpc', '/api', '/uploads', '/media', '/healthz']
@@ -87,7 +87,7 @@ function brandTitle(): Plugin {
     name: 'brand-title',
     transformIndexHtml: {
       order: 'pre',
-      handler: (html) => html.replace('%BRAND_TITLE%', escapeHtml(documentTitle())),
+      handler: (html) => putInPlace(html, '%BRAND_TITLE%', escapeHtml(documentTitle())),
     },
   }
 }

@@ -1,5 +1,5 @@
-// The public pages as HTML that already holds them (issue 16 item 4): the landing page (also for
-// every unknown path, SPEC §2) and a work's page, rendered from the database by the web app's own
+// The public pages as HTML that already holds them: the landing page (also, with status 404 and
+// `noindex`, for every address that names nothing) and a work's page, rendered from the database by the web app's own
 // components (web/src/public/server.tsx, built into web/dist-ssr/), inside the built index.html,
 // with the data they were rendered from for the browser to hydrate. Each page is kept as bytes
 // (and its br/gzip twins) until the next change to the site's content or to the videos, and
@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { logUnexpected } from '../db-errors.ts'
+import { putInPlace } from '../schemas/html.ts'
 import { LANDING_PAGE_SIZE, PAGE_DATA_ID } from '../schemas/public-page.ts'
 import type { SiteService } from '../services/site.ts'
 import type { PublicVideoView, VideosService } from '../services/videos.ts'
@@ -23,6 +24,9 @@ type Deps = {
 }
 
 type Render = (raw: unknown) => { head: string; body: string } | null
+
+/** Tags a page adds to the shell's head: `own` in place of its title and description. */
+type PageHead = { own?: string; added?: string }
 
 /** JSON inside a <script> element: nothing in it can close the element. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
@@ -66,10 +70,11 @@ export function createPublicPages(deps: Deps) {
   })
 
   /**
-   * The shell with the page's head additions, its markup (when rendered) and its data; `head`
-   * replaces the shell's title and description.
+   * The shell with the page's head additions, its markup (when rendered) and its data. `own`
+   * replaces the shell's title and description; `added` goes beside them. Every piece goes in
+   * through putInPlace: stored text in it is never read as a replacement pattern.
    */
-  async function compose(html: string, raw: unknown, head?: string): Promise<string> {
+  async function compose(html: string, raw: unknown, head: PageHead): Promise<string> {
     const render = await renderer()?.value
     let rendered: ReturnType<Render> = null
     try {
@@ -79,15 +84,15 @@ export function createPublicPages(deps: Deps) {
       logUnexpected('public-pages', error)
     }
     let page = html
-    if (head) {
-      page = page
-        .replace(/<title>[\s\S]*?<\/title>/, '')
-        .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
+    if (head.own) {
+      page = putInPlace(page, /<title>[\s\S]*?<\/title>/, '')
+      page = putInPlace(page, /<meta\s+name="description"[\s\S]*?\/>/, '')
     }
-    const added = [head, rendered?.head].filter(Boolean).join('\n    ')
-    if (added) page = page.replace('</head>', `  ${added}\n  </head>`)
+    const added = [head.own, head.added, rendered?.head].filter(Boolean).join('\n    ')
+    if (added) page = putInPlace(page, '</head>', `  ${added}\n  </head>`)
     const data = `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(raw)}</script>`
-    return page.replace(
+    return putInPlace(
+      page,
       '<div id="root"></div>',
       rendered
         ? `<div id="root" data-rendered="">${rendered.body}</div>\n    ${data}`
@@ -99,7 +104,7 @@ export function createPublicPages(deps: Deps) {
     req: Request,
     key: string,
     data: () => Promise<unknown>,
-    head?: string,
+    head: PageHead = {},
   ): Promise<Response | null> {
     const built = shell()
     const html = await built?.value
@@ -124,22 +129,51 @@ export function createPublicPages(deps: Deps) {
 
   const site = () => deps.site.publicSite()
 
+  const landingData = async () => ({
+    kind: 'landing',
+    site: await site(),
+    videos: await deps.videos.publicList({ limit: LANDING_PAGE_SIZE }),
+  })
+
   return {
     /** The landing page with its first works, as GET /api/public/videos?limit=12 gives them. */
-    landing: (req: Request) =>
-      answer(req, 'landing', async () => ({
-        kind: 'landing',
-        site: await site(),
-        videos: await deps.videos.publicList({ limit: LANDING_PAGE_SIZE }),
-      })),
+    landing: (req: Request) => answer(req, 'landing', landingData),
 
-    /** A work's page; `head` replaces the shell's title and description. */
-    work: (req: Request, video: PublicVideoView, head: string) =>
-      answer(
-        req,
-        `work:${video.slug}`,
-        async () => ({ kind: 'work', site: await site(), video }),
-        head,
-      ),
+    /**
+     * What an address that names nothing answers: the landing page, so a visitor still lands
+     * somewhere, with status 404 and `noindex`, so a search engine drops it (a deleted work's
+     * page included) instead of keeping it as a copy of `/`. Never a 304: a revalidation would
+     * turn the 404 back into the page it was cached as.
+     */
+    async missing(req: Request): Promise<Response | null> {
+      const page = await answer(unconditional(req), 'missing', landingData, { added: NOINDEX })
+      return page && notFound(page)
+    },
+
+    /** A work's page; `own` replaces the shell's title and description. */
+    work: (req: Request, video: PublicVideoView, own: string) =>
+      answer(req, `work:${video.slug}`, async () => ({ kind: 'work', site: await site(), video }), {
+        own,
+      }),
   }
+}
+
+/** Tells crawlers not to keep a page, in its head; notFound() says it again as a header. */
+export const NOINDEX = '<meta name="robots" content="noindex" />'
+
+/** `req` without the validators that could make its answer a 304. */
+export function unconditional(req: Request): Request {
+  const headers = new Headers(req.headers)
+  headers.delete('if-none-match')
+  headers.delete('if-modified-since')
+  return new Request(req.url, { method: req.method, headers })
+}
+
+/** `page` as a 404 that no search engine indexes, without the validators of a page that exists. */
+export function notFound(page: Response): Response {
+  const headers = new Headers(page.headers)
+  headers.delete('ETag')
+  headers.delete('Last-Modified')
+  headers.set('X-Robots-Tag', 'noindex')
+  return new Response(page.body, { status: 404, headers })
 }

@@ -1,12 +1,14 @@
 // The built web app: hashed assets (scripts, styles, fonts) cached for a year, everything else
-// revalidated by ETag and Last-Modified, and for any other path the landing page (SPEC §2: unknown
-// paths show it), server-rendered, or the plain index.html for the dashboard's paths; a missing
-// file in one of the build's own asset folders is a 404.
+// revalidated by ETag and Last-Modified; the plain index.html for the dashboard app's paths; `/`
+// as the server-rendered landing page; any other path the landing page too, so a visitor still
+// lands somewhere, but as a 404 with `noindex`, so search engines keep no copy of it. A missing
+// file in one of the build's own asset folders is a bare 404.
 import { existsSync, type Stats, statSync } from 'node:fs'
 import { join, normalize, resolve } from 'node:path'
 import { BRAND } from '../schemas/brand.ts'
-import { DASHBOARD_PATH } from '../schemas/public-page.ts'
+import { isAppPath } from '../schemas/public-page.ts'
 import { ENCODED, type Encoded, matchesNoneMatch, negotiate } from './compress.ts'
+import { notFound, unconditional } from './public-pages.ts'
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${BRAND.name}</title></head>
 <body><main><h1>${BRAND.name}</h1><p>The web app is not built yet: run <code>bun run build</code>.</p></main></body></html>`
@@ -17,18 +19,18 @@ const TWIN_EXTENSION: Record<Encoded, string> = { br: '.br', gzip: '.gz' }
 
 // Inside the build's asset folders a path names a file, never a page: in place of a missing one
 // (an old hashed chunk after a deploy) the app's HTML would be a script the browser refuses, with
-// status 200. Everywhere else an unknown path is the landing page, as SPEC §2 says. `/fonts/`
+// status 200. Everywhere else an unknown path is the landing page. `/fonts/`
 // held the fonts before Vite hashed them into /assets/; an old page may still ask there.
 const ASSET_FOLDER = /^\/(assets|fonts|hero|clients)\//
 
+type Page = (req: Request) => Promise<Response | null>
+
 /**
- * `landing`: the landing page as the server renders it (public-pages.ts), for every path that is
- * not a file, an asset folder or one of the dashboard's; null falls back to the plain index.html.
+ * `pages`: the landing page as the server renders it (public-pages.ts), as itself for `/` and as
+ * a 404 for every other path that is not a file, an asset folder or one of the app's; where one
+ * answers null, the plain index.html stands in (with the same status).
  */
-export function createStaticHandler(
-  distDir: string,
-  landing?: (req: Request) => Promise<Response | null>,
-) {
+export function createStaticHandler(distDir: string, pages?: { landing: Page; missing: Page }) {
   const root = resolve(distDir)
   const indexPath = join(root, 'index.html')
 
@@ -36,11 +38,13 @@ export function createStaticHandler(
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return new Response('Method not allowed', { status: 405, headers: { Allow: 'GET, HEAD' } })
     }
+    const raw = new URL(req.url).pathname
     let pathname: string
     try {
-      pathname = decodeURIComponent(new URL(req.url).pathname)
+      pathname = decodeURIComponent(raw)
     } catch {
-      pathname = '/'
+      // Not a path anything here has: the same 404 as any other.
+      pathname = raw
     }
     const filePath = resolve(root, `.${normalize(`/${pathname}`)}`)
     if (filePath.startsWith(`${root}/`) && isFile(filePath)) {
@@ -54,10 +58,14 @@ export function createStaticHandler(
         headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' },
       })
     }
-    if (landing && !DASHBOARD_PATH.test(pathname)) {
-      const page = await landing(req)
-      if (page) return page
-    }
+    // Undecoded, as the browser's script reads location.pathname to choose the app.
+    if (isAppPath(raw)) return shell(req)
+    if (pathname === '/') return (await pages?.landing(req)) ?? shell(req)
+    return (await pages?.missing(req)) ?? notFound(shell(unconditional(req)))
+  }
+
+  /** The app's index.html (the placeholder before a build). */
+  function shell(req: Request): Response {
     if (!existsSync(indexPath)) {
       return new Response(PLACEHOLDER, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })
     }

@@ -1,8 +1,9 @@
-// What search engines and link previews read (issue 16 item 3): /work/<slug> as the server-rendered
-// page (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a Twitter player
-// card and JSON-LD VideoObject), /work/<slug>/embed (the player that card frames), /sitemap.xml
-// with video entries, and /robots.txt. An old slug redirects for good; an unknown or hidden work
-// falls through to the landing page, as every unknown path does (SPEC §2).
+// What search engines and link previews read: /work/<slug> as the server-rendered page
+// (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a
+// Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
+// frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
+// address that shows no work (unknown, deleted, hidden, malformed) is the landing page as a 404.
+import { mp4Size } from '../processing/ladder.ts'
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'
@@ -14,11 +15,22 @@ import { markSecured } from './security-headers.ts'
 type Deps = {
   videos: Pick<VideosService, 'bySlug' | 'publicList'>
   publicUrl: string
-  /** Renders a work's page around the head given here. */
-  pages: Pick<PublicPages, 'work'>
+  /** Renders a work's page around the head given here, and the 404 page. */
+  pages: Pick<PublicPages, 'work' | 'missing'>
 }
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
+
+/**
+ * The frame size of what the page's player and `og:video` play: the MP4's, which the ladder
+ * made from the source's displayed size (a 1080p master gives a 720p MP4); the master's own
+ * until the MP4 exists; 16:9 before the master was probed.
+ */
+export function playedSize(video: Pick<PublicVideoView, 'mp4Url' | 'width' | 'height'>) {
+  if (video.width === null || video.height === null) return { width: 1280, height: 720 }
+  const source = { width: video.width, height: video.height }
+  return video.mp4Url ? mp4Size(source) : source
+}
 
 /** Seconds as ISO 8601 (schema.org's duration): 83.4 → PT1M23S. */
 export function isoDuration(seconds: number): string {
@@ -43,8 +55,7 @@ export function createWorkPages(deps: Deps) {
     const image = absolute(video.thumbnailUrl)
     // The MP4 once streams exist; until then the master, which is what visitors get too.
     const content = absolute(video.mp4Url ?? video.videoUrl)
-    const width = video.width ?? 1280
-    const height = video.height ?? 720
+    const { width, height } = playedSize(video)
     const meta = (attr: 'name' | 'property', key: string, value: string | number) =>
       `<meta ${attr}="${key}" content="${escapeHtml(String(value))}" />`
     const ld = {
@@ -166,10 +177,10 @@ export function createWorkPages(deps: Deps) {
     if (pathname === '/sitemap.xml') return sitemap()
     if (pathname === '/robots.txt') return robots()
     const match = WORK_PATH.exec(pathname)
-    const slug = match?.[1]
-    if (!slug || !SLUG_PATTERN.test(slug)) return null
-    const found = await deps.videos.bySlug(slug)
-    if (!found) return null
+    if (!match) return null
+    const slug = match[1]!
+    const found = SLUG_PATTERN.test(slug) ? await deps.videos.bySlug(slug) : null
+    if (!found) return notShown(req)
     if ('redirect' in found) {
       const to = `/work/${found.redirect}${match[2] ?? ''}`
       return new Response(null, { status: 301, headers: { Location: to } })
@@ -177,5 +188,14 @@ export function createWorkPages(deps: Deps) {
     return match[2]
       ? embedPage(found.video)
       : deps.pages.work(req, found.video, headFor(found.video))
+  }
+
+  /**
+   * The one answer for a work address that shows nothing to this visitor: no such work, one
+   * deleted, one hidden (bySlug gives only published works), or no valid slug at all. The
+   * landing page as a 404; null (the caller's own 404) when the page cannot be made.
+   */
+  function notShown(req: Request): Promise<Response | null> {
+    return deps.pages.missing(req)
   }
 }

@@ -136,6 +136,22 @@ export function shortSide(rung: { width: number; height: number }): number {
   return Math.min(rung.width, rung.height)
 }
 
+/** Which of planLadder's rungs the MP4 is a remux of: the first at most MP4_SHORT_SIDE. */
+export function mp4RungIndex(rungs: readonly { width: number; height: number }[]): number {
+  return rungs.findIndex((rung) => shortSide(rung) <= MP4_SHORT_SIDE)
+}
+
+/** The MP4's frame size for a source of this displayed size (what the row stores). */
+export function mp4Size(source: { width: number; height: number }): {
+  width: number
+  height: number
+} {
+  const rungs = planLadder({ ...source, videoBitrate: null })
+  // The lowest rung, or the one at the source's size below it, is never above the MP4's side.
+  const rung = rungs[mp4RungIndex(rungs)]!
+  return { width: rung.width, height: rung.height }
+}
+
 /** Frame rate the renditions keep: the source's, capped. */
 export function outputFrameRate(source: number | null): number | null {
   return source === null ? null : Math.min(source, MAX_FRAME_RATE)

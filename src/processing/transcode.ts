@@ -12,7 +12,7 @@ import {
   finishingTimeoutMs,
   hlsOptions,
   ladderTimeoutMs,
-  MP4_SHORT_SIDE,
+  mp4RungIndex,
   outputFrameRate,
   type PlannedRung,
   PREVIEW,
@@ -242,7 +242,7 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
   const duration = info.duration ?? top.segments.reduce((sum, s) => sum + s.duration, 0)
   report(96)
 
-  const mp4From = rungs.findIndex((r) => shortSide(r) <= MP4_SHORT_SIDE)
+  const mp4From = mp4RungIndex(rungs)
   await remuxMp4(renditions[mp4From]!, audio, duration, options)
   report(97)
 

@@ -1,9 +1,36 @@
-// What the server and the web app agree on about the public pages (issue 16 item 4): which paths
-// the dashboard's app draws, how many works the landing page shows first, and where the server
-// puts a page's data. No imports: the public page's first script carries this file.
+// What the server and the web app agree on about the public pages: which paths the dashboard's
+// app draws, how many works the landing page shows first, and where the server puts a page's
+// data. No imports: the public page's first script carries this file.
 
-/** Sign-in, password reset and the dashboard: the dashboard's app draws these; no server render. */
-export const DASHBOARD_PATH = /^\/(dashboard|auth|login|reset-password)(\/|$)/
+/**
+ * Every path the dashboard's app has a page for (sign-in, password reset and the dashboard),
+ * the one list: web/src/app/router.tsx builds its routes from these, the server answers them
+ * with the app's shell (status 200) and the browser loads the app for them. `$name` is one
+ * segment of any value. Any other path is the landing page, with status 404 unless it is `/`.
+ */
+export const APP_PATHS = {
+  login: '/login',
+  signIn: '/auth/signin',
+  forgotPassword: '/auth/forgot-password',
+  resetPassword: '/auth/reset-password/$token',
+  resetNoToken: '/auth/reset-password',
+  legacyReset: '/reset-password/$token',
+  overview: '/dashboard',
+  upload: '/dashboard/upload',
+  manage: '/dashboard/manage',
+  admins: '/dashboard/admins',
+  site: '/dashboard/site',
+  activity: '/dashboard/activity',
+} as const
+
+const APP_PATH = new RegExp(
+  `^(${Object.values(APP_PATHS)
+    .map((path) => path.replace(/\$\w+/g, '[^/]+'))
+    .join('|')})/?$`,
+)
+
+/** Whether the dashboard's app draws `pathname` (decoded or not: a parameter is any segment). */
+export const isAppPath = (pathname: string) => APP_PATH.test(pathname)
 
 /** How many works the landing page shows first (server-rendered) and asks for at a time. */
 export const LANDING_PAGE_SIZE = 12

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import {
   keyFrameExpression,
+  mp4Size,
   PRESET,
   planLadder,
   previewSize,
@@ -103,6 +104,15 @@ test('the preview fits 480 px on its long side', () => {
   expect(previewSize({ width: 854, height: 480 })).toEqual({ width: 480, height: 268 })
   expect(previewSize({ width: 480, height: 854 })).toEqual({ width: 268, height: 480 })
   expect(previewSize({ width: 356, height: 200 })).toEqual({ width: 356, height: 200 })
+})
+
+test("the MP4's size: the 720p rung's, or the source's own below it (checked on real output in e2e/templates.test.ts)", () => {
+  expect(mp4Size({ width: 1920, height: 1080 })).toEqual({ width: 1280, height: 720 })
+  expect(mp4Size({ width: 1080, height: 1920 })).toEqual({ width: 720, height: 1280 })
+  expect(mp4Size({ width: 1422, height: 800 })).toEqual({ width: 1280, height: 720 })
+  expect(mp4Size({ width: 1280, height: 720 })).toEqual({ width: 1280, height: 720 })
+  expect(mp4Size({ width: 640, height: 360 })).toEqual({ width: 640, height: 360 })
+  expect(mp4Size({ width: 64, height: 48 })).toEqual({ width: 64, height: 48 })
 })
 
 describe('playlists', () => {

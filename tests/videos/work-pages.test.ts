@@ -110,7 +110,12 @@ describe('slugs', () => {
       sql`select count(*)::int as n from video_slugs`,
     )
     expect(n).toBe(0)
-    expect(landing((await page('/work/gone-soon')).text)).toBe(true)
+    for (const path of ['/work/gone-soon', '/work/gone-now', '/work/gone-now/embed']) {
+      const res = await page(path)
+      expect({ path, status: res.status }).toEqual({ path, status: 404 })
+      expect(res.headers.get('x-robots-tag')).toBe('noindex')
+      expect(landing(res.text)).toBe(true)
+    }
     expect((await created('Gone Soon')).slug).toBe('gone-soon')
   })
 })
@@ -170,7 +175,7 @@ describe('the work page', () => {
     })
   })
 
-  test('once processed: og:video is the MP4, with its size, and JSON-LD has the duration', async () => {
+  test("once processed: og:video is the MP4, with the MP4's size, and JSON-LD has the duration", async () => {
     const v = await created('Processed Reel')
     await t.app.database.db.execute(sql`update videos set status = 'ready',
       streams_key = ${`s${'a'.repeat(31)}`}, duration = 83.4, width = 1920, height = 1080
@@ -181,8 +186,12 @@ describe('the work page', () => {
       /<meta property="og:video" content="https:\/\/studio\.test\/media\/[^"]+\.mp4" \/>/,
     )
     expect(text).toContain('<meta property="og:video:type" content="video/mp4" />')
-    expect(text).toContain('<meta property="og:video:width" content="1920" />')
-    expect(text).toContain('<meta name="twitter:player:height" content="1080" />')
+    // A 1080p master's MP4 is its 720p rung (e2e/templates.test.ts measures a real one).
+    expect(text).toContain('<meta property="og:video:width" content="1280" />')
+    expect(text).toContain('<meta property="og:video:height" content="720" />')
+    expect(text).toContain('<meta name="twitter:player:width" content="1280" />')
+    expect(text).toContain('<meta name="twitter:player:height" content="720" />')
+    expect(text.match(/application\/ld\+json/g)).toHaveLength(1)
     expect(text).toContain('"duration":"PT1M23S"')
   })
 
@@ -195,7 +204,7 @@ describe('the work page', () => {
     expect(text).toContain('\\u003c/script>\\u003cscript>alert(2)')
   })
 
-  test('a hidden, unknown or malformed address shows the landing page', async () => {
+  test('a hidden, unknown or malformed address is the landing page as a 404', async () => {
     const v = await created('Private Cut')
     await rename(v._id, 'Private Cut Two')
     await t.call('PUT', `/api/videos/${v._id}/published`, { token, body: { published: false } })
@@ -209,7 +218,8 @@ describe('the work page', () => {
       '/work/',
     ]) {
       const res = await page(path)
-      expect(res.status).toBe(200)
+      expect({ path, status: res.status }).toEqual({ path, status: 404 })
+      expect(res.headers.get('x-robots-tag')).toBe('noindex')
       expect(landing(res.text)).toBe(true)
     }
   })

@@ -3,7 +3,7 @@
 // is a chunk that only dashboard and auth paths download; a public page the server rendered
 // becomes live on the visitor's first intent (public/on-intent.ts); one it did not render (the
 // dev server's) is drawn at once.
-import { DASHBOARD_PATH } from '@shared/public-page.ts'
+import { isAppPath } from '@shared/public-page.ts'
 import { liveOnIntent } from './public/on-intent.ts'
 import './public.css'
 
@@ -13,11 +13,11 @@ if (!rootElement) throw new Error('index.html has no #root element')
 const mountPublic = (hydrate: boolean) =>
   import('./public/mount.tsx').then((m) => m.mountPublic(rootElement, hydrate))
 
-if (DASHBOARD_PATH.test(location.pathname)) {
+if (isAppPath(location.pathname)) {
   import('./app/mount.tsx').then((m) => m.mountApp(rootElement))
 } else if (rootElement.dataset.rendered !== undefined) {
   liveOnIntent(rootElement, () => mountPublic(true))
 } else {
-  // The landing page also stands for any unknown path (SPEC §2).
+  // The landing page also stands for any unknown path (the server answers it as a 404).
   void mountPublic(false)
 }

@@ -1,10 +1,13 @@
-// Routes of SPEC §2, code-based. The router's context carries the query cache, the tRPC query
-// utilities and the auth state (mount.tsx). Dashboard pages sit under a pathless layout whose
+// The app's routes, code-based. Each page's path comes from APP_PATHS (src/schemas/public-page.ts),
+// the one list the server and the first script also read to know which paths are the app's: a
+// page added here with a path of its own would answer 404 from the server. The router's context
+// carries the query cache, the tRPC query utilities and the auth state (mount.tsx). Dashboard pages sit under a pathless layout whose
 // beforeLoad sends signed-out visitors to /auth/signin with the place they wanted in `redirect`;
 // super admins' pages show 'Not allowed' to anyone else from their own beforeLoad.
 
 import { ACTIVITY_PAGE_SIZE } from '@shared/activity.ts'
 import { documentTitle } from '@shared/brand.ts'
+import { APP_PATHS } from '@shared/public-page.ts'
 import type { QueryClient } from '@tanstack/react-query'
 import {
   createRootRouteWithContext,
@@ -83,41 +86,41 @@ const signInLayout = createRoute({
 
 const loginRoute = createRoute({
   getParentRoute: () => signInLayout,
-  path: '/login',
+  path: APP_PATHS.login,
   staticData: { title: 'Sign In' },
   component: SignInPage,
 })
 
 const signInRoute = createRoute({
   getParentRoute: () => signInLayout,
-  path: '/auth/signin',
+  path: APP_PATHS.signIn,
   staticData: { title: 'Sign In' },
   component: SignInPage,
 })
 
 const forgotRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/auth/forgot-password',
+  path: APP_PATHS.forgotPassword,
   staticData: { title: 'Forgot Password' },
   component: ForgotPasswordPage,
 })
 
 const resetRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/auth/reset-password/$token',
+  path: APP_PATHS.resetPassword,
   staticData: { title: 'Set New Password' },
   component: ResetPasswordPage,
 })
 
 const resetNoTokenRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/auth/reset-password',
+  path: APP_PATHS.resetNoToken,
   component: MissingResetToken,
 })
 
 const legacyResetRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/reset-password/$token',
+  path: APP_PATHS.legacyReset,
   beforeLoad: ({ params }) => {
     throw redirect({ to: '/auth/reset-password/$token', params, replace: true })
   },
@@ -149,7 +152,7 @@ const superAdminOnly = ({ context }: { context: RouterContext }) => {
 
 const overviewRoute = createRoute({
   getParentRoute: () => authedRoute,
-  path: '/dashboard',
+  path: APP_PATHS.overview,
   staticData: { title: 'Dashboard' },
   loader: ({ context }) => {
     void context.trpc.videos.stats.prefetch(undefined, { staleTime: STATS_STALE_MS })
@@ -158,13 +161,13 @@ const overviewRoute = createRoute({
 })
 const uploadRoute = createRoute({
   getParentRoute: () => authedRoute,
-  path: '/dashboard/upload',
+  path: APP_PATHS.upload,
   staticData: { title: 'Upload Video' },
   component: UploadPage,
 })
 const manageRoute = createRoute({
   getParentRoute: () => authedRoute,
-  path: '/dashboard/manage',
+  path: APP_PATHS.manage,
   staticData: { title: 'Manage Videos' },
   loader: ({ context }) => {
     // The page shown is kept in 'video-store' (SPEC §3), not in the URL.
@@ -177,7 +180,7 @@ const manageRoute = createRoute({
 })
 const adminsRoute = createRoute({
   getParentRoute: () => authedRoute,
-  path: '/dashboard/admins',
+  path: APP_PATHS.admins,
   staticData: { title: 'Admin Management' },
   beforeLoad: superAdminOnly,
   loader: ({ context }) => {
@@ -189,7 +192,7 @@ const adminsRoute = createRoute({
 
 const siteRoute = createRoute({
   getParentRoute: () => authedRoute,
-  path: '/dashboard/site',
+  path: APP_PATHS.site,
   staticData: { title: 'Site' },
   loader: ({ context }) => {
     void context.trpc.site.get.prefetch()
@@ -198,7 +201,7 @@ const siteRoute = createRoute({
 })
 const activityRoute = createRoute({
   getParentRoute: () => authedRoute,
-  path: '/dashboard/activity',
+  path: APP_PATHS.activity,
   staticData: { title: 'Activity' },
   beforeLoad: superAdminOnly,
   loader: ({ context }) => {
