@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { svgLimits } from '../../src/schemas/site.ts'
 import { heavySvgs, svgOf } from '../../testkit/fuzz/svg.ts'
 import { type E2EServer, startServer } from '../../testkit/server.ts'
 
