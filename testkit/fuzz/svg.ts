@@ -1,6 +1,8 @@
 // Hostile SVG logos, made at run time (no large fixtures): files built to hold the server's main
 // thread (attributes, nesting, size, a backtracking head) and files that reach outside through
-// CSS escapes and presentation attributes. Shared by tests/site and bench/fuzz.
+// CSS escapes and presentation attributes. Shared by tests/site, tests/fuzz and bench/fuzz.
+import fc from 'fast-check'
+
 const SVG_OPEN =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 96" width="240" height="96">'
 const encode = (text: string) => new TextEncoder().encode(text)
@@ -58,3 +60,77 @@ export const gradientLogo = () =>
       '<rect width="240" height="96" fill="url(#grad)"/>' +
       '<rect class="b" x="10" y="10" width="50" height="50" style="stroke: url( #grad )"/>',
   )
+
+// ---- Generated variants (fast-check), for tests/fuzz and bench/fuzz ------------------------------
+
+const urlSpellings = [
+  'url(',
+  'URL(',
+  '\\75 rl(',
+  '\\000075rl(',
+  'u\\72 l(',
+  'u\\rl(',
+  '\\55 \\52 \\4c (',
+]
+const importSpellings = ['@import', '@IMPORT', '@\\69mport', '@\\000069 mport', '@i\\6d port']
+const imageSetSpellings = ['image-set(', '-webkit-image-set(', 'image-\\73 et(', '\\69mage-set(']
+const targets = [
+  `${OUT}/k`,
+  '//listener.example/l',
+  'm.svg#a',
+  `"${OUT}/n"`,
+  "'  //listener.example/o'",
+]
+const properties = [
+  'fill',
+  'stroke',
+  'filter',
+  'mask',
+  'clip-path',
+  'marker-start',
+  'marker-mid',
+  'marker-end',
+  'cursor',
+]
+const inAttribute = (text: string) => text.replaceAll('"', '&quot;')
+
+/** An SVG reaching outside through one of many spellings, properties and places. */
+export const externalSvgArbitrary = fc
+  .tuple(
+    fc.constantFrom(...urlSpellings),
+    fc.constantFrom(...importSpellings),
+    fc.constantFrom(...imageSetSpellings),
+    fc.constantFrom(...targets),
+    fc.constantFrom(...properties),
+    fc.nat(4),
+  )
+  .map(([url, atImport, imageSet, target, property, place]) => {
+    const css = `${property}:${url}${target})`
+    const inner = [
+      `<style>rect{${css}}</style><rect width="9" height="9"/>`,
+      `<rect style="${inAttribute(css)}" width="9" height="9"/>`,
+      `<rect ${property}="${inAttribute(`${url}${target})`)}" width="9" height="9"/>`,
+      `<style>${atImport} ${target.startsWith('"') ? target : `"${target}"`};</style>`,
+      `<style>rect{fill:${imageSet}${target.startsWith('"') ? target : `"${target}"`} 1x)}</style><rect width="9" height="9"/>`,
+    ][place]!
+    return svgOf(inner)
+  })
+
+const cached = new Map<string, Uint8Array>()
+/** Over the budget in one of many ways, with the review's files among them (made once each). */
+export const heavySvgArbitrary = fc.oneof(
+  fc.constantFrom(...(Object.keys(heavySvgs) as (keyof typeof heavySvgs)[])).map((name) => {
+    if (!cached.has(name)) cached.set(name, heavySvgs[name]())
+    return cached.get(name)!
+  }),
+  fc.integer({ min: 101, max: 60_000 }).map(manyAttributes),
+  fc.integer({ min: 257, max: 40_000 }).map((n) => svgOf(`${'<g>'.repeat(n)}${'</g>'.repeat(n)}`)),
+  fc.integer({ min: 5_001, max: 25_000 }).map((n) => svgOf('<path d="M0 0L1 1"/>'.repeat(n))),
+)
+
+/**
+ * Whether a stored SVG names anything outside itself: a scheme, `//`, an escape or a file name
+ * (the XML namespace is a name, not a fetch).
+ */
+export const svgReachesOut = (svg: string) =>
+  /http|\/\/|\\|listener|m\.svg/i.test(svg.replaceAll('xmlns="http://www.w3.org/2000/svg"', ''))
