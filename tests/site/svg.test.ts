@@ -3,6 +3,9 @@
 // hides the reference, a logo that refers only to itself keeps its `url(#id)`, the sanitiser's
 // time limit ends its worker, and SVGs wait in the same bounded queue as raster images.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { svgOverBudget } from '../../src/media/svg-scan.ts'
 import { sanitizeOnWorker } from '../../src/media/svg-thread.ts'
 import { imageMsg } from '../../src/schemas/site.ts'
 import {
@@ -58,6 +61,13 @@ describe('over the budget', () => {
     },
     30_000,
   )
+
+  test('every built-in client logo is well within the budget', async () => {
+    const dir = 'web/public/clients'
+    for (const name of await readdir(dir)) {
+      expect(svgOverBudget(await Bun.file(join(dir, name)).bytes())).toBeNull()
+    }
+  })
 
   test('a head of 500 comments is read in milliseconds (no backtracking type check)', async () => {
     const started = performance.now()
