@@ -1,7 +1,8 @@
 // Site images (hero and client logos): checked from their first bytes, decoded and converted with
 // sharp (libvips) into the files the public page serves. Hero images become AVIF and WebP at the
 // widths of `heroWidths`; raster logos one WebP at twice the logo box; SVG logos are sanitised
-// (svg.ts) on a worker (svg-thread.ts), after a byte scan within a budget (svg-scan.ts). Files are written to the store's scratch space; the caller adopts them.
+// (svg.ts) on a worker (svg-thread.ts) after a byte scan within a budget (svg-scan.ts). Files are
+// written to the store's scratch space; the caller adopts them.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
