@@ -1,7 +1,8 @@
 // Site images (hero and client logos): checked from their first bytes, decoded and converted with
 // sharp (libvips) into the files the public page serves. Hero images become AVIF and WebP at the
 // widths of `heroWidths`; raster logos one WebP at twice the logo box; SVG logos are sanitised
-// (svg.ts). Files are written to the store's scratch space; the caller adopts them.
+// (svg.ts) on a worker (svg-thread.ts) after a byte scan within a budget (svg-scan.ts). Files are
+// written to the store's scratch space; the caller adopts them.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -14,9 +15,11 @@ import {
   LOGO_BOX,
   type SiteImageFile,
   siteImageLimits,
+  svgLimits,
 } from '../schemas/site.ts'
 import { sniff } from '../uploads/sniff.ts'
-import { looksLikeSvg, sanitizeSvg } from './svg.ts'
+import { looksLikeSvg, svgOverBudget } from './svg-scan.ts'
+import { sanitizeOnWorker } from './svg-thread.ts'
 
 // One libvips thread and one image at a time: an AVIF encode keeps a core busy for seconds, and
 // the other core must go on serving the site. A few more wait; beyond that, 429.
@@ -51,8 +54,10 @@ async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const refuse = (code: 'BAD_REQUEST' | 'UNSUPPORTED_MEDIA_TYPE', message: string) =>
-  new AppError(code, message, 'file')
+const refuse = (
+  code: 'BAD_REQUEST' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE',
+  message: string,
+) => new AppError(code, message, 'file')
 
 /** Decodes `bytes`, converts them for `purpose` and writes the files under `tmpDir`. */
 export async function convertImage(
@@ -149,20 +154,35 @@ async function rasterLogo(bytes: Uint8Array, tmpDir: string): Promise<ConvertedF
 }
 
 async function svgLogo(bytes: Uint8Array, tmpDir: string): Promise<Converted> {
-  const result = await sanitizeSvg(new TextDecoder().decode(bytes))
-  if (!result.ok) {
-    throw result.reason
-      ? refuse('BAD_REQUEST', imageMsg.svgUnsafe(result.reason))
-      : refuse('BAD_REQUEST', imageMsg.undecodable)
+  // Refused in milliseconds, before the queue: no parser ever reads a file over the budget.
+  const over = svgOverBudget(bytes)
+  if (over) {
+    throw refuse(
+      bytes.byteLength > svgLimits.bytes ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST',
+      imageMsg.svgTooComplex(over),
+    )
   }
-  const svg = Buffer.from(result.svg)
-  // librsvg must be able to draw it (and tells its size: width/height, or the viewBox).
-  const size = await oneAtATime(async () => {
-    const meta = await open(svg).metadata()
-    await open(svg).resize({ width: 48 }).png().toBuffer()
-    return meta
-  }).catch((error) => {
-    throw error instanceof AppError ? error : decodeError(error)
+  // The sanitiser takes its turn with the raster conversions: one file at a time, then 429.
+  const { svg, size } = await oneAtATime(async () => {
+    const result = await sanitizeOnWorker(bytes)
+    if (result === 'timeout') throw refuse('BAD_REQUEST', imageMsg.svgTooSlow)
+    if (!result.ok) {
+      throw result.reason
+        ? refuse('BAD_REQUEST', imageMsg.svgUnsafe(result.reason))
+        : refuse('BAD_REQUEST', imageMsg.undecodable)
+    }
+    const svg = Buffer.from(result.svg)
+    // librsvg must be able to draw it (and tells its size: width/height, or the viewBox).
+    const size = await open(svg)
+      .metadata()
+      .then(async (meta) => {
+        await open(svg).resize({ width: 48 }).png().toBuffer()
+        return meta
+      })
+      .catch((error) => {
+        throw decodeError(error)
+      })
+    return { svg, size }
   })
   if (!size.width || !size.height) throw refuse('BAD_REQUEST', imageMsg.undecodable)
   const path = tmpPath(tmpDir, 'svg')

@@ -55,6 +55,22 @@ export const siteImageLimits = {
   pixels: 50_000_000,
 } as const
 
+/**
+ * What an SVG logo may hold, counted over its bytes before any parser reads it, and how long the
+ * sanitiser may take (docs/decisions/056). A real logo has at most a few thousand elements, a few
+ * dozen attributes on one and a few dozen levels of groups. A file at these limits takes about a
+ * second to sanitise on an idle core and under five with six busy processes on each, inside
+ * `seconds`.
+ */
+export const svgLimits = {
+  bytes: 5 * MiB,
+  elements: 5_000,
+  attributesPerElement: 100,
+  attributes: 50_000,
+  depth: 256,
+  seconds: 10,
+} as const
+
 export const imageMsg = {
   tooLarge: 'Image size must be less than 10MB',
   heroType: msg.imageType,
@@ -65,6 +81,9 @@ export const imageMsg = {
     `The ${purpose === 'heroWide' ? 'wide' : 'mobile'} hero image must be at least ${heroWidths[purpose][0]} pixels wide`,
   svgUnsafe: (what: string) =>
     `This SVG contains ${what}, which a logo may not carry. Export it without scripts, event handlers or external references, or upload a PNG or WebP.`,
+  svgTooComplex: (what: string) =>
+    `This SVG is too complex: ${what}. Simplify it or export it again, or upload a PNG or WebP.`,
+  svgTooSlow: `This SVG took too long to check (over ${svgLimits.seconds} seconds). Simplify it, or upload a PNG or WebP.`,
   busy: 'The server is busy converting other images. Please try again in a moment.',
   purpose: 'Unknown image purpose',
   notAvailable: 'This image is no longer available. Please upload it again.',

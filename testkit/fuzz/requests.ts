@@ -2,6 +2,7 @@
 // path, the tRPC endpoint and the tus endpoint, with random and boundary bodies, headers and ids.
 import fc from 'fast-check'
 import type { TestApp } from '../test-app.ts'
+import { externalSvgArbitrary, heavySvgArbitrary, svgReachesOut } from './svg.ts'
 
 export type FuzzRequest = {
   method: string
@@ -9,6 +10,8 @@ export type FuzzRequest = {
   headers: Record<string, string>
   body: string | Uint8Array | undefined
   authed: boolean
+  /** A hostile SVG logo: refused (within a second when 'heavy'), or stored reaching nowhere. */
+  svg?: 'heavy' | 'external'
 }
 
 const trickyIds = fc.constantFrom(
@@ -276,9 +279,25 @@ const controlTextRequest: fc.Arbitrary<FuzzRequest> = fc
     }
   })
 
+/** A signed-in upload of a hostile SVG logo (testkit/fuzz/svg.ts). */
+const hostileSvgRequest: fc.Arbitrary<FuzzRequest> = fc
+  .oneof(
+    heavySvgArbitrary.map((body) => ({ body, svg: 'heavy' as const })),
+    externalSvgArbitrary.map((body) => ({ body, svg: 'external' as const })),
+  )
+  .map(({ body, svg }) => ({
+    method: 'POST',
+    path: '/api/site/images?purpose=logo',
+    headers: {},
+    body,
+    authed: true,
+    svg,
+  }))
+
 export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
-  { arbitrary: hostileRequest, weight: 5 },
-  { arbitrary: controlTextRequest, weight: 1 },
+  { arbitrary: hostileRequest, weight: 10 },
+  { arbitrary: controlTextRequest, weight: 2 },
+  { arbitrary: hostileSvgRequest, weight: 1 },
 )
 
 /** A stack trace or internal detail that must never reach a client. */
@@ -297,6 +316,30 @@ export async function sendFuzz(t: TestApp, r: FuzzRequest, authToken: string) {
   } catch {
     return null // e.g. a header value that fetch itself refuses
   }
+  const started = performance.now()
   const res = await t.app.fetch(req, '10.1.1.1')
-  return { status: res.status, text: await res.text() }
+  return { status: res.status, text: await res.text(), ms: performance.now() - started }
+}
+
+/**
+ * What is wrong with the answer to a hostile SVG upload, or null: an SVG over the budget must be
+ * refused within a second, and one reaching outside refused or stored without the reference.
+ */
+export async function svgProblem(
+  t: TestApp,
+  r: FuzzRequest,
+  res: { status: number; text: string; ms: number },
+): Promise<string | null> {
+  if (r.svg === 'heavy') {
+    if (res.status < 400) return `an SVG over the budget was stored (${res.status})`
+    if (res.ms >= 1000) return `an SVG over the budget took ${res.ms.toFixed(0)} ms to refuse`
+  }
+  if (r.svg === 'external' && res.status < 300) {
+    const url = JSON.parse(res.text).data.image.files[0].url as string
+    const stored = await (
+      await t.app.fetch(new Request(`http://localhost${url}`), '10.1.1.1')
+    ).text()
+    if (svgReachesOut(stored)) return `a stored SVG reaches outside: ${stored.slice(0, 300)}`
+  }
+  return null
 }

@@ -2,7 +2,7 @@
 // request changes nothing in the database or the media store. bench/fuzz.ts runs 20,000.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { fuzzRequest, LEAK, sendFuzz } from '../../testkit/fuzz/requests.ts'
+import { fuzzRequest, LEAK, sendFuzz, svgProblem } from '../../testkit/fuzz/requests.ts'
 import { snapshot } from '../../testkit/fuzz/snapshot.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 
@@ -25,6 +25,7 @@ test('random and hostile requests: no 5xx, no leak, refused ones change nothing'
       if (res.status >= 500) throw new Error(`${res.status} for ${r.method} ${r.path}: ${res.text}`)
       expect(res.text).not.toMatch(LEAK)
       if (res.status >= 400) expect(await snapshot(t)).toBe(before)
+      expect(await svgProblem(t, r, res)).toBeNull()
     }),
     {
       numRuns: Number(process.env.FUZZ_RUNS ?? 300),
