@@ -64,6 +64,21 @@ export const passwordResetTokens = pgTable(
 )
 
 /**
+ * The sign-in and reset limits' counters and locks (rate-limiter-flexible's Drizzle store), one
+ * table for every server on this database: `points` counted in the window that ends at `expire`.
+ * Expired rows are deleted by src/auth/limit-store.ts (docs/decisions/062).
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    points: integer('points').notNull(),
+    expire: timestamp('expire', { withTimezone: true }),
+  },
+  (t) => [index('rate_limits_expire_idx').on(t.expire)],
+)
+
+/**
  * Numbers the media pipeline's writes to `videos` (status, progress, outputs). Each such write
  * sets the row's `media_revision` from it, so a server can notice another process's changes by
  * polling `count(*)` and `sum(media_revision)`: a committed write always moves the sum, and an

@@ -86,7 +86,7 @@ export async function createApp(config: Config): Promise<App> {
     config,
     database,
     services,
-    fetch: createPaths({ config, database, services }),
+    fetch: createPaths({ config, database, services, queue }),
     async close() {
       stopUploads()
       stopHousekeeping()

@@ -63,6 +63,14 @@ const envSchema = z.object({
   // How often an idle worker asks for a job when nothing wakes it sooner.
   MEDIA_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
 
+  // The bearer token /metrics asks for; unset, /metrics is not served.
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+
   // Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges).
   TRUSTED_PROXIES: z
     .string()
@@ -90,6 +98,7 @@ export type Config = {
   ssrDist: string
   idleTimeoutSeconds: number
   trustedProxies: string[]
+  metricsToken: string | undefined
   media: MediaConfig
 }
 
@@ -126,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ssrDist: e.SSR_DIST,
     idleTimeoutSeconds: e.IDLE_TIMEOUT,
     trustedProxies: e.TRUSTED_PROXIES,
+    metricsToken: e.METRICS_TOKEN,
     media: {
       workers: e.MEDIA_WORKERS,
       heartbeatSeconds: e.MEDIA_HEARTBEAT_SECONDS,

@@ -11,6 +11,8 @@ import { AppError } from './errors.ts'
 import { readCapped } from './http/body.ts'
 import { clientAddressResolver } from './http/client-ip.ts'
 import { compressAnswer } from './http/compress.ts'
+import { appChecks, createHealth } from './http/health.ts'
+import { createMetrics } from './http/metrics.ts'
 import { pathnameOf } from './http/pathname.ts'
 import { createPublicPages } from './http/public-pages.ts'
 import { AnswerCache } from './http/response-cache.ts'
@@ -18,6 +20,7 @@ import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-head
 import { createStaticHandler } from './http/static.ts'
 import { createWorkPages } from './http/work-pages.ts'
 import { handleMediaPaths } from './media/http.ts'
+import type { MediaQueue } from './processing/queue.ts'
 import { handleRest } from './rest/index.ts'
 import { fail } from './rest/respond.ts'
 import { appRouter } from './routers/index.ts'
@@ -49,8 +52,11 @@ export function createPaths(deps: {
   config: Config
   database: Database
   services: Services
+  queue: MediaQueue
 }): AppFetch {
-  const { config, database, services } = deps
+  const { config, database, services, queue } = deps
+  const health = createHealth(appChecks({ database, media: services.media, queue }))
+  const metrics = createMetrics({ token: config.metricsToken, queue })
   const uploadDeps: UploadPathsDeps = {
     uploads: services.uploads,
     requireSession: services.sessions.requireSession,
@@ -139,10 +145,8 @@ export function createPaths(deps: {
         'public, max-age=0, must-revalidate',
       )
     }
-    if (pathname === '/healthz') {
-      await database.sql`select 1`
-      return Response.json({ status: 'ok' })
-    }
+    if (pathname === '/healthz') return health()
+    if (pathname === '/metrics') return metrics.answer(req)
     if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
       return (await cachedTrpc(req, pathname, clientIp)) ?? trpc(req, clientIp)
     }
@@ -157,7 +161,19 @@ export function createPaths(deps: {
   }
 
   return async (req, clientIp = 'unknown', closeIfIdle) => {
+    const started = performance.now()
     const pathname = pathnameOf(req.url)
+    const res = await answer(req, pathname, clientIp, closeIfIdle)
+    metrics.observe(req, pathname, res.status, started)
+    return res
+  }
+
+  async function answer(
+    req: Request,
+    pathname: string,
+    clientIp: string | (() => string),
+    closeIfIdle?: () => void,
+  ): Promise<Response> {
     let res: Response
     try {
       const peer = typeof clientIp === 'function' ? clientIp : () => clientIp

@@ -95,3 +95,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   }
 }
+
+/**
+ * Another server's share of a test database on TEST_DATABASE_URL's server: the same
+ * `databaseUrl`, a DATA_DIR of its own (one process per DATA_DIR, docs/decisions/004). Dropping
+ * it removes only that folder; the database goes with the test database it shares. The embedded
+ * database has no share: it belongs to the one process that opened it.
+ */
+export function sharedTestDatabase(of: { databaseUrl: string | undefined }): TestDatabase {
+  const { databaseUrl } = of
+  if (!databaseUrl) throw new Error('only a database on TEST_DATABASE_URL can be shared')
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-test-'))
+  return {
+    dataDir,
+    databaseUrl,
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+  }
+}

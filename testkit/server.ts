@@ -3,7 +3,7 @@
 // benchmarks that kill it, restart it or read its memory from /proc.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createTestDatabase } from './database.ts'
+import { createTestDatabase, sharedTestDatabase } from './database.ts'
 
 export const ADMIN_EMAIL = 'owner@studio.test'
 export const ADMIN_PASSWORD = 'owner-pass-123'
@@ -25,8 +25,15 @@ export function killStrayServers(): void {
   for (const child of running) child.kill('SIGKILL')
 }
 
-export async function startServer(env: Record<string, string> = {}) {
-  const db = await createTestDatabase()
+export type ServerOptions = {
+  /** Serve the database of this server too (TEST_DATABASE_URL only); stop this one first. */
+  databaseOf?: { databaseUrl: string | undefined }
+}
+
+export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}) {
+  const db = options.databaseOf
+    ? sharedTestDatabase(options.databaseOf)
+    : await createTestDatabase()
   const port = freePort()
   const url = `http://127.0.0.1:${port}`
   const fullEnv = {

@@ -133,10 +133,10 @@ describe('static app', () => {
     expect(await trick.text()).not.toContain('"scripts"')
   })
 
-  test('/healthz checks the database', async () => {
+  test('/healthz checks the database (tests/health.test.ts: every check)', async () => {
     const res = await t.fetch('/healthz')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ status: 'ok' })
+    expect(await res.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' } } })
   })
 })
 

@@ -1,14 +1,46 @@
-// The sign-in and reset limits on their own: growing locks, in-flight caps, bounded state, and
-// who the client is behind a proxy. tests/auth.test.ts and tests/security.test.ts check the same
-// rules through the real app.
-import { afterEach, describe, expect, setSystemTime, test } from 'bun:test'
+// The sign-in and reset limits on their own, on a real database (the store every server shares):
+// growing locks, in-flight caps, bounded state, two servers counting as one, and who the client
+// is behind a proxy. tests/auth.test.ts and tests/security.test.ts check the same rules through
+// the real app; tests/rate-limits-servers.test.ts through two real server processes.
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  setSystemTime,
+  test,
+} from 'bun:test'
+import { rateLimits } from '../db/schema.ts'
+import { LimitStore, SWEEP_EVERY_MS } from '../src/auth/limit-store.ts'
 import { type Attempt, AttemptLimits, type LimitOptions } from '../src/auth/rate-limit.ts'
+import { type Database, openDatabase, runMigrations } from '../src/database.ts'
 import { addressGroup, clientAddressResolver, parseProxyList } from '../src/http/client-ip.ts'
 import { SIGN_IN_LIMITS } from '../src/services/auth.ts'
+import { createTestDatabase, type TestDatabase } from '../testkit/database.ts'
 
+let testDb: TestDatabase
+let database: Database
+beforeAll(async () => {
+  testDb = await createTestDatabase()
+  database = await openDatabase(testDb)
+  await runMigrations(database)
+}, 120_000)
+afterAll(async () => {
+  await database?.close()
+  await testDb?.drop()
+}, 60_000)
+beforeEach(async () => {
+  await database.db.delete(rateLimits)
+})
 afterEach(() => {
   setSystemTime()
 })
+
+/** The limits as one server holds them: its own store object on the shared database. */
+const serverLimits = (options: LimitOptions = SIGN_IN_LIMITS) =>
+  new AttemptLimits(new LimitStore(database.db), 'signin', options)
 
 const MIN = 60_000
 
@@ -23,7 +55,7 @@ describe('sign-in limits', () => {
   test('a pair is locked after 10 failures, for 15 min, then 30, then 60: locks grow', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z')
     setSystemTime(now)
-    const limits = new AttemptLimits(SIGN_IN_LIMITS)
+    const limits = serverLimits()
     for (const lockMinutes of [15, 30, 60, 120]) {
       for (let i = 0; i < 10; i++) expect(await fail(limits, 'a@b.co', '10.0.0.1')).toBeUndefined()
       const denied = await limits.reserve('a@b.co', '10.0.0.1')
@@ -42,7 +74,7 @@ describe('sign-in limits', () => {
 
   test('the longest lock is 24 h', async () => {
     setSystemTime(Date.parse('2026-01-01T00:00:00Z'))
-    const limits = new AttemptLimits({ ...SIGN_IN_LIMITS, maxLockSeconds: 24 * 3600 })
+    const limits = serverLimits({ ...SIGN_IN_LIMITS, maxLockSeconds: 24 * 3600 })
     let now = Date.now()
     let last = 0
     for (let round = 0; round < 9; round++) {
@@ -57,7 +89,7 @@ describe('sign-in limits', () => {
 
   test('a success forgets the pair: failures and the lock history', async () => {
     setSystemTime(Date.parse('2026-01-01T00:00:00Z'))
-    const limits = new AttemptLimits(SIGN_IN_LIMITS)
+    const limits = serverLimits()
     for (let i = 0; i < 10; i++) await fail(limits, 'a@b.co', '10.0.0.1')
     expect((await limits.reserve('a@b.co', '10.0.0.1')).denied).toBe('locked')
     setSystemTime(Date.now() + 15 * MIN + 1000)
@@ -74,10 +106,10 @@ describe('sign-in limits', () => {
   })
 
   test("a lifted e-mail starts afresh from every address; the address's own count stays", async () => {
-    const limits = new AttemptLimits(SIGN_IN_LIMITS)
+    const limits = serverLimits()
     for (let i = 0; i < 10; i++) await fail(limits, 'a@b.co', '10.0.0.1')
     for (let i = 0; i < 10; i++) await fail(limits, 'a@b.co', '10.0.0.2')
-    limits.liftEmail('a@b.co')
+    await limits.liftEmail('a@b.co')
     expect((await limits.reserve('a@b.co', '10.0.0.1')).denied).toBeUndefined()
     expect((await limits.reserve('a@b.co', '10.0.0.2')).denied).toBeUndefined()
     // 10.0.0.1 has 11 of its 20 now; 9 more failures on other e-mails lock the address.
@@ -86,7 +118,7 @@ describe('sign-in limits', () => {
   })
 
   test('checks in flight are capped per address, per e-mail and in all; a finished one frees its place', async () => {
-    const limits = new AttemptLimits({
+    const limits = serverLimits({
       ...SIGN_IN_LIMITS,
       inFlight: { perAddress: 2, perEmail: 3, total: 5 },
     })
@@ -106,24 +138,51 @@ describe('sign-in limits', () => {
   })
 
   test('an IPv6 client is counted by its /64', async () => {
-    const limits = new AttemptLimits(SIGN_IN_LIMITS)
+    const limits = serverLimits()
     for (let i = 0; i < 20; i++) await fail(limits, `e${i}@b.co`, `2001:db8:1:2::${i.toString(16)}`)
     expect((await limits.reserve('a@b.co', '2001:db8:1:2:ffff::1')).denied).toBe('locked')
     expect((await limits.reserve('a@b.co', '2001:db8:1:3::1')).denied).toBeUndefined()
   })
 
-  test('state is bounded: a spray of keys is gone once its window has passed', async () => {
+  test('state is bounded: a spray of keys is deleted once its window has passed', async () => {
     const short: LimitOptions = {
       ...SIGN_IN_LIMITS,
       windowSeconds: 1,
       lockSeconds: 1,
       lockMemorySeconds: 1,
     }
-    const limits = new AttemptLimits(short)
-    for (let i = 0; i < 2000; i++) await fail(limits, `spray${i}@b.co`, `10.${i >> 8}.${i & 255}.9`)
-    expect(limits.stored()).toBeGreaterThanOrEqual(2000)
-    await Bun.sleep(1300)
-    expect(limits.stored()).toBe(0)
+    let now = Date.parse('2026-01-01T00:00:00Z')
+    setSystemTime(now)
+    const limits = serverLimits(short)
+    for (let i = 0; i < 200; i++) await fail(limits, `spray${i}@b.co`, `10.${i >> 8}.${i & 255}.9`)
+    // A pair and an address row each; in-flight places are all given back.
+    expect(await limits.stored()).toBe(400)
+    // Expired rows stay until the next sweep is due, then the next attempt deletes them.
+    now += 2000
+    setSystemTime(now)
+    await fail(limits, 'late@b.co', '10.9.9.9')
+    expect(await limits.stored()).toBe(402)
+    now += SWEEP_EVERY_MS
+    setSystemTime(now)
+    await fail(limits, 'later@b.co', '10.9.9.8')
+    expect(await limits.stored()).toBe(2)
+  }, 30_000)
+
+  test('two servers on one database count as one: failures, locks and a lift', async () => {
+    const a = serverLimits()
+    const b = serverLimits()
+    for (let i = 0; i < 5; i++) await fail(a, 'a@b.co', '10.0.0.1')
+    for (let i = 0; i < 5; i++) await fail(b, 'a@b.co', '10.0.0.1')
+    // The 11th, on either server, meets the lock the 10 failures earned.
+    expect(await a.reserve('a@b.co', '10.0.0.1')).toEqual({
+      denied: 'locked',
+      retryMs: 15 * MIN,
+      started: 'pair',
+    })
+    expect((await b.reserve('a@b.co', '10.0.0.1')).denied).toBe('locked')
+    // A reset handled by one server lifts the lock for the other.
+    await b.liftEmail('a@b.co')
+    expect((await a.reserve('a@b.co', '10.0.0.1')).denied).toBeUndefined()
   })
 })
 

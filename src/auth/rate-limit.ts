@@ -1,14 +1,17 @@
-// Limits on guessing, kept in memory (one process serves the site). Counters live in
-// rate-limiter-flexible's memory store: each key carries its expiry and is deleted when it
-// expires, so a spray of keys is gone once its window has passed. What is counted:
+// Limits on guessing, shared by every server on the database: counters and locks live in the
+// project's PostgreSQL (src/auth/limit-store.ts, docs/decisions/062), each with its expiry, so
+// ten failures are ten whichever server saw them, and a spray of keys is gone once its window
+// has passed. What is counted:
 // - per e-mail+address pair: failures, then a lock that doubles each time it is earned again;
 //   an attacker's failures never lock the owner out from the owner's own address;
 // - per address (an IPv4 address or an IPv6 /64): failures across all e-mails (spraying);
 // - attempts in flight, per address, per e-mail and in all, so a burst cannot queue thousands
-//   of argon2 checks: the excess is refused at once.
+//   of argon2 checks: the excess is refused at once. These stay in this process's memory: they
+//   cap this process's own work, and a crashed process must not leave places taken.
 // Each attempt is reserved before the expensive check and given back only if it succeeded.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { type RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
 import { addressGroup } from '../http/client-ip.ts'
+import type { LimitStore } from './limit-store.ts'
 
 export type LimitOptions = {
   /** Failures allowed per e-mail+address pair in `windowSeconds`. */
@@ -65,17 +68,22 @@ class InFlight {
 const BUSY_RETRY_MS = 1000
 
 export class AttemptLimits {
-  private readonly pairs: RateLimiterMemory
-  private readonly addresses: RateLimiterMemory
-  private readonly locks: RateLimiterMemory
+  private readonly pairs: RateLimiterDrizzle
+  private readonly addresses: RateLimiterDrizzle
+  private readonly locks: RateLimiterDrizzle
   private readonly running: { address: InFlight; email: InFlight; total: InFlight }
-  /** Bumped by `liftEmail`: pair keys carry it, so every pair of that e-mail starts afresh. */
-  private readonly epochs = new Map<string, number>()
+  private readonly prefixes: { pair: string; address: string; lock: string }
 
-  constructor(private readonly o: LimitOptions) {
-    this.pairs = new RateLimiterMemory({ points: o.perPair, duration: o.windowSeconds })
-    this.addresses = new RateLimiterMemory({ points: o.perAddress, duration: o.windowSeconds })
-    this.locks = new RateLimiterMemory({ points: 1, duration: o.lockMemorySeconds })
+  /** `name` keeps these counters apart from other limits' in the shared store. */
+  constructor(
+    private readonly store: LimitStore,
+    name: string,
+    private readonly o: LimitOptions,
+  ) {
+    this.prefixes = { pair: `${name}-pair`, address: `${name}-address`, lock: `${name}-lock` }
+    this.pairs = store.counter(this.prefixes.pair, o.perPair, o.windowSeconds)
+    this.addresses = store.counter(this.prefixes.address, o.perAddress, o.windowSeconds)
+    this.locks = store.counter(this.prefixes.lock, 1, o.lockMemorySeconds)
     this.running = {
       address: new InFlight(o.inFlight.perAddress),
       email: new InFlight(o.inFlight.perEmail),
@@ -83,19 +91,21 @@ export class AttemptLimits {
     }
   }
 
+  // The e-mail leads, so `liftEmail` finds every pair of it by prefix.
   private pairKey(email: string, group: string): string {
-    return `${this.epochs.get(email) ?? 0}\n${email}\n${group}`
+    return `${email}\n${group}`
   }
 
   /**
    * Reserves one attempt of `email` from `address` before the check it guards. Denied at once
-   * when the pair or the address is locked, or too many of its checks are running.
+   * when the pair or the address is locked, or too many of its checks are running. A failing
+   * database is thrown, never taken for a lock.
    */
   async reserve(email: string, address: string): Promise<Attempt | Denied> {
     const group = addressGroup(address)
     const entered: [InFlight, string][] = []
     const leaveAll = () => {
-      for (const [counter, key] of entered) counter.leave(key)
+      for (const [counter, key] of entered.splice(0)) counter.leave(key)
     }
     for (const [counter, key] of [
       [this.running.total, '*'],
@@ -108,22 +118,35 @@ export class AttemptLimits {
       }
       entered.push([counter, key])
     }
-
-    const pair = this.pairKey(email, group)
     try {
-      await this.pairs.consume(pair)
+      return await this.count(email, group, leaveAll)
     } catch (e) {
       leaveAll()
-      const started = isFirstRefusal(e, this.o.perPair) ? ('pair' as const) : undefined
-      return { denied: 'locked', retryMs: await this.lockFor(pair, e), started }
+      throw e
     }
-    try {
-      await this.addresses.consume(group)
-    } catch (e) {
+  }
+
+  private async count(
+    email: string,
+    group: string,
+    leaveAll: () => void,
+  ): Promise<Attempt | Denied> {
+    await this.store.sweepIfDue()
+    const pair = this.pairKey(email, group)
+    const pairRefusal = await refusalOf(this.pairs.consume(pair))
+    if (pairRefusal) {
+      leaveAll()
+      const started = isFirstRefusal(pairRefusal, this.o.perPair) ? ('pair' as const) : undefined
+      return { denied: 'locked', retryMs: await this.lockFor(pair, pairRefusal), started }
+    }
+    const addressRefusal = await refusalOf(this.addresses.consume(group))
+    if (addressRefusal) {
       await this.pairs.reward(pair)
       leaveAll()
-      const started = isFirstRefusal(e, this.o.perAddress) ? ('address' as const) : undefined
-      return { denied: 'locked', retryMs: msBefore(e), started }
+      const started = isFirstRefusal(addressRefusal, this.o.perAddress)
+        ? ('address' as const)
+        : undefined
+      return { denied: 'locked', retryMs: msBefore(addressRefusal), started }
     }
 
     return {
@@ -139,8 +162,10 @@ export class AttemptLimits {
   }
 
   /** A refused pair: the first refusal of a window starts a lock, twice as long as the last. */
-  private async lockFor(pair: string, refusal: unknown): Promise<number> {
+  private async lockFor(pair: string, refusal: RateLimiterRes): Promise<number> {
     if (!isFirstRefusal(refusal, this.o.perPair)) return msBefore(refusal)
+    // Only one attempt, on any server, gets the first refusal (the store counts in one
+    // statement), so the lock's length is decided once.
     const earlier = (await this.locks.get(pair))?.consumedPoints ?? 0
     const seconds = Math.min(this.o.lockSeconds * 2 ** earlier, this.o.maxLockSeconds)
     // Remembered until `lockMemorySeconds` after this lock ends, however many came before.
@@ -150,16 +175,15 @@ export class AttemptLimits {
   }
 
   /** Forgets every failure and lock of `email`, from any address (its password was reset). */
-  liftEmail(email: string): void {
-    this.epochs.set(email, (this.epochs.get(email) ?? 0) + 1)
+  async liftEmail(email: string): Promise<void> {
+    const key = this.pairKey(email, '')
+    await this.store.forget([`${this.prefixes.pair}:${key}`, `${this.prefixes.lock}:${key}`])
   }
 
-  /** Entries held now, for tests of boundedness. */
-  stored(): number {
+  /** Entries held now (rows in the store, in-flight places), for tests of boundedness. */
+  async stored(): Promise<number> {
     return (
-      this.pairs.dump().storage.length +
-      this.addresses.dump().storage.length +
-      this.locks.dump().storage.length +
+      (await this.store.rows(Object.values(this.prefixes))) +
       this.running.address.size +
       this.running.email.size +
       this.running.total.size
@@ -167,13 +191,24 @@ export class AttemptLimits {
   }
 }
 
-/** The refusal that used the first point past `allowed` (the ones after it meet the lock). */
-function isFirstRefusal(refusal: unknown, allowed: number): boolean {
-  return refusal instanceof RateLimiterRes && refusal.consumedPoints === allowed + 1
+/** The store's refusal, or undefined when the points were granted; other errors are thrown. */
+async function refusalOf(consumed: Promise<unknown>): Promise<RateLimiterRes | undefined> {
+  try {
+    await consumed
+    return undefined
+  } catch (e) {
+    if (e instanceof RateLimiterRes) return e
+    throw e
+  }
 }
 
-function msBefore(refusal: unknown): number {
-  return refusal instanceof RateLimiterRes ? Math.max(refusal.msBeforeNext, 1000) : 60_000
+/** The refusal that used the first point past `allowed` (the ones after it meet the lock). */
+function isFirstRefusal(refusal: RateLimiterRes, allowed: number): boolean {
+  return refusal.consumedPoints === allowed + 1
+}
+
+function msBefore(refusal: RateLimiterRes): number {
+  return Math.max(refusal.msBeforeNext, 1000)
 }
 
 export function tooManyMessage(retryMs: number): string {

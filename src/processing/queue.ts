@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import type { DrizzleTransactionLike, JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
 import type { PoolTarget } from '../database.ts'
+import { timeMediaJob } from '../http/process-metrics.ts'
 import { type DeadLetterDeps, markDeadLettered } from './jobs/dead-letter.ts'
 import {
   type ProcessVideoDeps,
@@ -45,6 +46,26 @@ export type MediaQueue = {
   work(count: number, deps: ProcessVideoDeps & DeadLetterDeps): Promise<void>
   /** Stops polling; running jobs get `graceMs` to finish, then are failed (retried later) and aborted. */
   stop(graceMs?: number): Promise<void>
+  /** Resolves when pg-boss's own pool reaches its schema and the media queue is there. */
+  ping(): Promise<void>
+  /** Jobs stored now by queue and state, and how long each queue's oldest ready job has waited. */
+  stats(): Promise<QueueStats>
+}
+
+export const JOB_STATES = [
+  'created',
+  'retry',
+  'active',
+  'completed',
+  'cancelled',
+  'failed',
+] as const
+export const QUEUES = [MEDIA_QUEUE, MEDIA_FAILED_QUEUE] as const
+
+export type QueueStats = {
+  jobs: { queue: string; state: string; count: number }[]
+  /** Seconds the oldest job ready to run (created or retry, its start time passed) has waited. */
+  lagSeconds: Record<string, number>
 }
 
 export type QueueOptions = {
@@ -141,7 +162,7 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
       for (let i = 0; i < count; i++) {
         workerIds.push(
           await boss.work<ProcessVideoPayload>(MEDIA_QUEUE, polling, async ([job]) => {
-            if (job) await handle(job)
+            if (job) await timeMediaJob(() => handle(job))
           }),
         )
       }
@@ -158,6 +179,36 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
 
     async stop(graceMs = 2000) {
       await boss.stop({ graceful: true, timeout: graceMs })
+    },
+
+    async ping() {
+      if (!(await boss.getQueue(MEDIA_QUEUE))) throw new Error(`queue ${MEDIA_QUEUE} is missing`)
+    },
+
+    async stats() {
+      // Counted live from the job table: getQueues' counts are a snapshot of the last monitor
+      // pass, up to MEDIA_SUPERVISE_SECONDS old.
+      const { rows } = await boss.getDb().executeSql(
+        `select name, state::text as state, count(*)::int as count,
+           extract(epoch from now() - min(start_after)
+             filter (where state in ('created', 'retry') and start_after <= now()))::float8 as lag
+         from pgboss.job where name = any($1::text[]) group by name, state`,
+        [[...QUEUES]],
+      )
+      const stats: QueueStats = { jobs: [], lagSeconds: {} }
+      for (const queue of QUEUES) stats.lagSeconds[queue] = 0
+      for (const row of rows as {
+        name: string
+        state: string
+        count: number
+        lag: number | null
+      }[]) {
+        stats.jobs.push({ queue: row.name, state: row.state, count: row.count })
+        if (row.lag !== null) {
+          stats.lagSeconds[row.name] = Math.max(stats.lagSeconds[row.name] ?? 0, row.lag)
+        }
+      }
+      return stats
     },
   }
 }

@@ -12,6 +12,13 @@ import { videoRoutes } from './videos.ts'
 const routes: Route[] = [...authRoutes, ...adminRoutes, ...videoRoutes, ...siteRoutes]
 export const createCaller = createCallerFactory(appRouter)
 
+/** The pattern that answers `method` on `pathname` (or its path, for a 405), for metrics' labels. */
+export function restRouteOf(method: string, pathname: string): string | undefined {
+  const path = pathname.replace(/\/+$/, '')
+  const matching = routes.filter((r) => match(r.pattern, path))
+  return (matching.find((r) => r.method === method) ?? matching[0])?.pattern
+}
+
 export async function handleRest(req: Request, ctx: Context): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/\/+$/, '')
   let pathMatched = false

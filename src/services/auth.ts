@@ -1,8 +1,9 @@
 // Sign-in, sessions and password reset: the rules behind the auth router and REST paths.
 import { and, eq, gt, sql } from 'drizzle-orm'
-import { RateLimiterMemory } from 'rate-limiter-flexible'
+import { RateLimiterRes } from 'rate-limiter-flexible'
 import { admins, passwordResetTokens } from '../../db/schema.ts'
 import { DeferredQueue } from '../auth/deferred-queue.ts'
+import { LimitStore } from '../auth/limit-store.ts'
 import { type AppLucia, SESSION_MAX_AGE_MS } from '../auth/lucia.ts'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/password.ts'
 import {
@@ -29,7 +30,7 @@ const LOCKS = {
   lockMemorySeconds: 24 * 60 * 60,
 }
 
-/** ASVS 6.3.1; README "Sign-in limits" explains the numbers. */
+/** ASVS 6.3.1; docs/decisions/062 explains the numbers. */
 export const SIGN_IN_LIMITS: LimitOptions = {
   perPair: 10,
   perAddress: 20,
@@ -76,9 +77,11 @@ export function createAuthService(deps: {
   publicUrl: string
 }) {
   const { db, lucia, mailer } = deps
-  const signIns = new AttemptLimits(SIGN_IN_LIMITS)
-  const resetRequests = new AttemptLimits(RESET_LIMITS)
-  const resetMails = new RateLimiterMemory({ points: MAILS_PER_EMAIL_HOUR, duration: 60 * 60 })
+  // Shared by every server on the database (docs/decisions/062): each guards a secret.
+  const limitStore = new LimitStore(db)
+  const signIns = new AttemptLimits(limitStore, 'signin', SIGN_IN_LIMITS)
+  const resetRequests = new AttemptLimits(limitStore, 'reset', RESET_LIMITS)
+  const resetMails = limitStore.counter('reset-mail', MAILS_PER_EMAIL_HOUR, 60 * 60)
 
   /** One attempt reserved before the work it guards, or a 429 at once. */
   async function reserve(limits: AttemptLimits, email: string, clientIp: string): Promise<Attempt> {
@@ -119,7 +122,10 @@ export function createAuthService(deps: {
     // Past the hourly cap the last mail's link still works (each mail replaces the one before).
     const underCap = await resetMails.consume(email).then(
       () => true,
-      () => false,
+      (e) => {
+        if (e instanceof RateLimiterRes) return false
+        throw e
+      },
     )
     if (!underCap) return
     const token = newToken()
@@ -248,7 +254,7 @@ export function createAuthService(deps: {
       sessions.forgetUser(done.id)
       await lucia.invalidateUserSessions(done.id)
       // The owner proved control of the address: the locks others caused on it end.
-      signIns.liftEmail(done.email.toLowerCase())
+      await signIns.liftEmail(done.email.toLowerCase())
     },
   }
 }

@@ -25,6 +25,7 @@ import type { Readable } from 'node:stream'
 import { FileStore } from '@tus/file-store'
 import { ERRORS } from '@tus/server'
 import { isDiskFull } from '../errors.ts'
+import { countUploadedBytes } from '../http/process-metrics.ts'
 import { CHECKSUM_MISMATCH, type Checksum, hasherFor } from './checksum.ts'
 import { isExpired } from './expiry.ts'
 import { seek } from './seek.ts'
@@ -154,7 +155,9 @@ export class DirectFileStore extends FileStore {
     } finally {
       await handle.close().catch(() => undefined)
     }
-    return (await stat(path)).size
+    const size = (await stat(path)).size
+    countUploadedBytes('tus', size - offset)
+    return size
   }
 
   /** Creation-with-upload bodies (POST) still come through @tus/server's Node stream. */
@@ -171,6 +174,7 @@ export class DirectFileStore extends FileStore {
     } finally {
       await handle.close()
     }
+    countUploadedBytes('tus', position - offset)
     return position
   }
 }

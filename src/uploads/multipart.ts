@@ -8,6 +8,7 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import busboy from 'busboy'
 import { isDiskFull } from '../errors.ts'
+import { countUploadedBytes } from '../http/process-metrics.ts'
 import { SNIFF_BYTES } from './sniff.ts'
 
 export type FileRule = {
@@ -193,5 +194,6 @@ export async function receiveMultipart(
     if (diskFull) throw diskFull
     return { ok: false, failure }
   }
+  for (const file of Object.values(files)) countUploadedBytes('multipart', file.size)
   return { ok: true, fields, files, cleanup }
 }
