@@ -124,7 +124,7 @@ async function encodeLadder(
     },
     {
       cwd: outDir,
-      timeoutMs: ladderTimeoutMs(duration),
+      timeoutMs: ladderTimeoutMs(duration, rungs, info.frameRate),
       ...(signal ? { signal } : {}),
       onProgress: (seconds) => {
         if (duration) report(Math.min(1, seconds / duration) * LADDER_SHARE)
