@@ -196,7 +196,10 @@ async function playOnce(browser: Browser, profile: ProfileName, engine: Engine):
   const page = await context.newPage()
   await page.addInitScript(installProbe)
   if (engine === 'master') {
-    // Today's behaviour: the answer as it was before the pipeline, so the tile plays the master.
+    // Today's behaviour: the answer as it was before the pipeline, so the tile plays the master
+    // (since record 059 a processed master needs a signed link; its path is the same).
+    const link = await fetch(`${server.url}/api/videos/${created._id}/master`, { headers: auth })
+    const masterUrl = ((await link.json()) as { data: { url: string } }).data.url
     await page.route(/\/api\/public\/videos(\?|$)/, async (route) => {
       const response = await route.fetch()
       const body = (await response.json()) as { data: { videos: Record<string, unknown>[] } }
@@ -204,7 +207,7 @@ async function playOnce(browser: Browser, profile: ProfileName, engine: Engine):
         if (video._id !== created._id) continue
         Object.assign(video, {
           status: 'queued',
-          videoUrl: created.videoUrl,
+          videoUrl: masterUrl,
           hlsUrl: null,
           mp4Url: null,
           previewUrl: null,

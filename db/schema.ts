@@ -117,6 +117,8 @@ export const videos = pgTable(
     bitrate: integer('bitrate'),
     /** The folder under DATA_DIR/media holding the streams, MP4 and preview of the last run. */
     streamsKey: text('streams_key'),
+    /** Whether that folder holds a preview loop: one over its size cap is not kept. */
+    hasPreview: boolean('has_preview').notNull().default(true),
     /** Why processing failed, in words an admin can act on. */
     processingError: text('processing_error'),
     mediaRevision: bigint('media_revision', { mode: 'number' }).notNull().default(0),
@@ -162,6 +164,17 @@ export const videoSlugs = pgTable(
 
 export type AdminRow = typeof admins.$inferSelect
 export type VideoRow = typeof videos.$inferSelect
+
+/**
+ * Keys the servers share, made once by the first that needs one (`media-links`: signs the
+ * short-lived links to a master, src/media/master-links.ts). In the database, so every process
+ * serving the same site signs and checks with the same key.
+ */
+export const serverKeys = pgTable('server_keys', {
+  name: text('name').primaryKey(),
+  key: text('key').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
 
 // ---- Site content and activity log (issue 16, items 1 and 5) ----------------------------------
 // Kept in one block, apart from the tables above; none of them references another table, so

@@ -75,6 +75,7 @@ export async function createApp(config: Config): Promise<App> {
       db: database.db,
       store: services.media,
       workers: config.media.workers,
+      previewMaxBytes: config.media.previewMaxBytes,
       videos: services.videos,
     })
   } catch (e) {

@@ -62,6 +62,8 @@ const envSchema = z.object({
   MEDIA_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // How often an idle worker asks for a job when nothing wakes it sooner.
   MEDIA_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
+  // The preview loop's size cap: a loop over it is not kept (the tile shows its poster).
+  MEDIA_PREVIEW_MAX_BYTES: z.coerce.number().int().min(1000).max(10_000_000).default(500_000),
 
   // The bearer token /metrics asks for; unset, /metrics is not served.
   METRICS_TOKEN: z
@@ -107,6 +109,7 @@ export type MediaConfig = {
   heartbeatSeconds: number
   superviseSeconds: number
   pollSeconds: number
+  previewMaxBytes: number
 }
 
 export class ConfigError extends Error {}
@@ -141,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       heartbeatSeconds: e.MEDIA_HEARTBEAT_SECONDS,
       superviseSeconds: e.MEDIA_SUPERVISE_SECONDS,
       pollSeconds: e.MEDIA_POLL_SECONDS,
+      previewMaxBytes: e.MEDIA_PREVIEW_MAX_BYTES,
     },
   }
 }

@@ -19,7 +19,7 @@ import { AnswerCache } from './http/response-cache.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
 import { createWorkPages } from './http/work-pages.ts'
-import { handleMediaPaths } from './media/http.ts'
+import { handleMediaPaths, type MasterAccess } from './media/http.ts'
 import type { MediaQueue } from './processing/queue.ts'
 import { handleRest } from './rest/index.ts'
 import { fail } from './rest/respond.ts'
@@ -130,6 +130,12 @@ export function createPaths(deps: {
     )
   }
 
+  const masters: MasterAccess = {
+    openMasters: () => services.videos.openMasters(),
+    signed: (name, search) => services.masterLinks.verify(name, search),
+    admin: async (req) => (await services.sessions.sessionOf(req)) !== null,
+  }
+
   async function route(
     req: Request,
     pathname: string,
@@ -152,7 +158,7 @@ export function createPaths(deps: {
     }
     const upload = handleUploadPaths(req, pathname, uploadDeps, closeIfIdle)
     if (upload) return upload
-    const media = handleMediaPaths(req, pathname, services.media)
+    const media = handleMediaPaths(req, pathname, services.media, masters)
     if (media) return media
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return handleRest(req, await createContext(services, req, clientIp))

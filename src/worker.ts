@@ -50,7 +50,11 @@ async function main() {
   })
   // MEDIA_WORKERS counts the server's own workers; 0 there is what sends the work here.
   const workers = Math.max(1, config.media.workers)
-  await queue.work(workers, { db: database.db, store })
+  await queue.work(workers, {
+    db: database.db,
+    store,
+    previewMaxBytes: config.media.previewMaxBytes,
+  })
   const where = database.embedded ? 'embedded database, through the server' : 'DATABASE_URL'
   console.log(`Media worker ready: ${workers} at a time (${where}, pid ${process.pid})`)
   process.on('SIGTERM', () => void stop(0))

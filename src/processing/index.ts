@@ -11,6 +11,7 @@ export async function startProcessing(deps: {
   db: Db
   store: MediaStore
   workers: number
+  previewMaxBytes: number
   videos: { enqueueQueued(): Promise<number>; invalidate(): void }
 }): Promise<() => void> {
   const { queue, db, store, videos } = deps
@@ -21,7 +22,12 @@ export async function startProcessing(deps: {
     // Better than failing every video: they wait, and play as masters meanwhile.
     console.log(`[media] ${missing}: videos wait in the queue until a worker with it runs.`)
   } else {
-    await queue.work(deps.workers, { db, store, onChange: videos.invalidate })
+    await queue.work(deps.workers, {
+      db,
+      store,
+      onChange: videos.invalidate,
+      previewMaxBytes: deps.previewMaxBytes,
+    })
   }
   return watchVideoChanges(db, videos.invalidate)
 }

@@ -242,13 +242,31 @@ export function previewEncoderOptions(
   ]
 }
 
-/** The ladder's ffmpeg gets this long: far above 1.5× the duration, below pg-boss's 6 h expiry. */
-export function ladderTimeoutMs(duration: number | null): number {
-  const sixHours = 6 * 3600_000
-  return duration === null ? sixHours : Math.min(sixHours, 10 * 60_000 + duration * 8_000)
+/**
+ * Pixels a second the ladder's ffmpeg is granted at the least: 8× below the slowest run measured
+ * (a 40 s 1080p30 master in 137 s at load 12, bench/README.md), so only a hang reaches it.
+ */
+const SLOWEST_PIXELS_PER_SECOND = 4_000_000
+const SIX_HOURS_MS = 6 * 3600_000
+
+/**
+ * The ladder's ffmpeg gets time for the work it has: every output frame of every rung (output is
+ * constant-rate, so a sparse source still costs each frame), plus 10 minutes for start-up and a
+ * busy machine; at most 6 hours, below pg-boss's expiry. A tiny picture gets minutes, not hours.
+ */
+export function ladderTimeoutMs(
+  duration: number | null,
+  rungs: readonly { width: number; height: number }[],
+  frameRate: number | null,
+): number {
+  if (duration === null) return SIX_HOURS_MS
+  const fps = Math.max(outputFrameRate(frameRate) ?? 30, 30)
+  const pixels = rungs.reduce((sum, rung) => sum + rung.width * rung.height, 0)
+  const seconds = (duration * fps * pixels) / SLOWEST_PIXELS_PER_SECOND
+  return Math.min(SIX_HOURS_MS, Math.round(10 * 60_000 + seconds * 1000))
 }
 
 /** Remux and preview: copying and a few seconds of encode, bounded by the file's length. */
 export function finishingTimeoutMs(duration: number): number {
-  return Math.min(6 * 3600_000, 5 * 60_000 + duration * 1_000)
+  return Math.min(SIX_HOURS_MS, 5 * 60_000 + duration * 1_000)
 }

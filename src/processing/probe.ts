@@ -2,6 +2,7 @@
 // before the long transcode, so a file that sniffed as video but is not one fails in a second
 // with a reason instead of after minutes (or as a broken tile).
 import { z } from 'zod'
+import { checkClaims, spanIsJudged } from './claims.ts'
 import { FfmpegError, runFfmpeg, runFfprobe } from './ffmpeg.ts'
 import { ProcessingError } from './processing-error.ts'
 
@@ -47,6 +48,7 @@ const ffprobeSchema = z.object({
         r_frame_rate: z.string().optional(),
         duration: numberLike,
         bit_rate: numberLike,
+        nb_frames: numberLike,
         disposition: z.object({ attached_pic: z.number().optional() }).optional(),
         tags: z.record(z.string(), z.string()).optional(),
         side_data_list: z
@@ -127,6 +129,42 @@ async function ffprobe(path: string, signal?: AbortSignal): Promise<z.infer<type
   return data
 }
 
+const packetsSchema = z.object({
+  streams: z.array(z.object({ nb_read_packets: numberLike })).default([]),
+})
+
+/**
+ * The frames a stream holds. MP4 and MOV state it; Matroska, WebM and Ogg do not, and then the
+ * stream's packets are counted (the file is read, nothing is decoded: seconds for 2 GB).
+ */
+async function frameCount(
+  path: string,
+  stream: FfprobeStream,
+  signal?: AbortSignal,
+): Promise<number | null> {
+  const stated = positive(stream.nb_frames)
+  if (stated !== null) return stated
+  let json: string
+  try {
+    json = await runFfprobe(
+      [
+        ...['-select_streams', String(stream.index), '-count_packets'],
+        ...['-show_entries', 'stream=nb_read_packets', '-print_format', 'json', path],
+      ],
+      { path, timeoutMs: PROBE_TIMEOUT_MS, ...(signal ? { signal } : {}) },
+    )
+  } catch (error) {
+    if (refusedInput(error)) throw new ProcessingError('unreadable', error.detail || error.message)
+    throw error
+  }
+  try {
+    const parsed = packetsSchema.safeParse(JSON.parse(json))
+    return parsed.success ? positive(parsed.data.streams[0]?.nb_read_packets) : null
+  } catch {
+    return null
+  }
+}
+
 /** Decodes the first video frame: seconds of work that catch a stream no decoder can read. */
 async function checkFirstFrame(path: string, stream: number, signal?: AbortSignal): Promise<void> {
   let frames: number
@@ -159,6 +197,14 @@ export async function probeSource(path: string, signal?: AbortSignal): Promise<S
   const video = streams.find((s) => s.codec_type === 'video')
   const audio = streams.find((s) => s.codec_type === 'audio')
   if (!video) throw new ProcessingError('no-video')
+  const duration = positive(data.format?.duration) ?? positive(video.duration)
+  // The video stream's own span: a single cover frame beside an hour of sound spans nothing.
+  const span = positive(video.duration) ?? duration
+  checkClaims({
+    duration,
+    span,
+    frames: spanIsJudged(span) ? await frameCount(path, video, signal) : null,
+  })
   await checkFirstFrame(path, video.index, signal)
   const size = displayedSize(video)
   if (!size) throw new ProcessingError('undecodable')
@@ -168,7 +214,7 @@ export async function probeSource(path: string, signal?: AbortSignal): Promise<S
   const videoBitrate =
     streamBitrate(video) ?? (bitrate && audioBitrate ? bitrate - audioBitrate : bitrate)
   return {
-    duration: positive(data.format?.duration) ?? positive(video.duration),
+    duration,
     width: size.width,
     height: size.height,
     frameRate: ratio(video.avg_frame_rate, '/') ?? ratio(video.r_frame_rate, '/'),

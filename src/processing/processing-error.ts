@@ -3,12 +3,19 @@
 // at once instead of retrying. Anything else thrown by processVideo (a timeout, a full disk, a
 // killed ffmpeg) may pass on a retry.
 
-export type ProcessingErrorCode = 'unreadable' | 'no-video' | 'undecodable'
+export type ProcessingErrorCode =
+  | 'unreadable'
+  | 'no-video'
+  | 'undecodable'
+  | 'too-long'
+  | 'sparse-frames'
 
 const REASONS: Record<ProcessingErrorCode, string> = {
   unreadable: 'The file could not be read as a video.',
   'no-video': 'The file has no video stream.',
   undecodable: 'The video stream could not be decoded.',
+  'too-long': 'The video is longer than a video may last.',
+  'sparse-frames': 'The file holds far fewer frames than its length needs.',
 }
 
 export class ProcessingError extends Error {
@@ -19,8 +26,8 @@ export class ProcessingError extends Error {
   /** ffmpeg's or ffprobe's last lines, trimmed; empty when they said nothing useful. */
   readonly detail: string
 
-  constructor(code: ProcessingErrorCode, detail = '') {
-    const reason = REASONS[code]
+  /** `reason` replaces the code's sentence when the figures make it clearer (src/processing/claims.ts). */
+  constructor(code: ProcessingErrorCode, detail = '', reason = REASONS[code]) {
     super(detail ? `${reason} ffmpeg said: ${detail}` : reason)
     this.code = code
     this.reason = reason

@@ -3,7 +3,7 @@
 // rung and the audio rendition encoded side by side); the MP4 is a remux of a rung and the preview
 // is cut from a rung, so neither decodes the master again. Progress: 0–95 through that run (it is
 // nearly all of the CPU), 96–99 for the rest; 100 is the caller's, when the row says ready.
-import { mkdir, stat } from 'node:fs/promises'
+import { mkdir, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { runFfmpeg } from './ffmpeg.ts'
 import {
@@ -50,6 +50,8 @@ export type ProcessVideoOptions = {
   signal?: AbortSignal
   /** Whole percent, 0–99, called only when the number grows. */
   onProgress?: (percent: number) => void
+  /** A preview loop larger than this is not kept (PREVIEW.maxBytes unless given). */
+  previewMaxBytes?: number
 }
 
 export type RenditionInfo = {
@@ -68,6 +70,8 @@ export type ProcessedVideo = {
   /** In the master's order: lowest first. */
   renditions: RenditionInfo[]
   files: typeof OUTPUT_FILES
+  /** False when no attempt fit PREVIEW.maxBytes: the folder has no preview, tiles show the poster. */
+  preview: boolean
 }
 
 const LADDER_SHARE = 95
@@ -124,7 +128,7 @@ async function encodeLadder(
     },
     {
       cwd: outDir,
-      timeoutMs: ladderTimeoutMs(duration),
+      timeoutMs: ladderTimeoutMs(duration, rungs, info.frameRate),
       ...(signal ? { signal } : {}),
       onProgress: (seconds) => {
         if (duration) report(Math.min(1, seconds / duration) * LADDER_SHARE)
@@ -165,7 +169,9 @@ async function remuxMp4(
 
 /**
  * preview.mp4: a few seconds from about a third in, cut from whole segments of a small rung
- * (each starts with a key frame, so nothing before them is decoded), re-encoded small.
+ * (each starts with a key frame, so nothing before them is decoded), re-encoded small. A loop
+ * that stays over PREVIEW.maxBytes at the lowest rate is removed (false): a tile is hovered on a
+ * phone line too, and its poster is better than a slow loop.
  */
 async function makePreview(
   rung: Rendition,
@@ -173,8 +179,9 @@ async function makePreview(
   frameRate: number | null,
   duration: number,
   options: ProcessVideoOptions,
-): Promise<void> {
+): Promise<boolean> {
   const { outDir, signal } = options
+  const maxBytes = options.previewMaxBytes ?? PREVIEW.maxBytes
   const seconds = Math.min(PREVIEW.seconds, duration)
   const target = duration * PREVIEW.startAt
   const segments = rung.segments
@@ -208,8 +215,10 @@ async function makePreview(
         ...(signal ? { signal } : {}),
       },
     )
-    if ((await stat(join(outDir, OUTPUT_FILES.preview))).size <= PREVIEW.maxBytes) return
+    if ((await stat(join(outDir, OUTPUT_FILES.preview))).size <= maxBytes) return true
   }
+  await rm(join(outDir, OUTPUT_FILES.preview), { force: true })
+  return false
 }
 
 /**
@@ -247,7 +256,7 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
   report(97)
 
   const previewFrom = rungs.findIndex((r) => shortSide(r) <= PREVIEW.fromShort)
-  await makePreview(
+  const preview = await makePreview(
     renditions[previewFrom]!,
     previewSize(rungs[previewFrom]!),
     info.frameRate,
@@ -280,5 +289,6 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
       }))
       .sort((a, b) => a.bandwidth - b.bandwidth),
     files: OUTPUT_FILES,
+    preview,
   }
 }

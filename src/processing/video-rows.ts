@@ -84,6 +84,7 @@ export async function markReady(
   job: ProcessVideoPayload,
   partial: string,
   probe: MediaProbe,
+  hasPreview: boolean,
 ): Promise<{ previous: string | null } | false> {
   let published: string | undefined
   try {
@@ -108,6 +109,7 @@ export async function markReady(
           audioCodec: probe.audioCodec,
           bitrate: probe.bitrate === null ? null : Math.round(probe.bitrate),
           streamsKey: published,
+          hasPreview,
           processingError: null,
           mediaRevision: nextRevision,
         })

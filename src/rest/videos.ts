@@ -149,6 +149,9 @@ export const videoRoutes = [
   route('GET', '/api/videos/:id', async ({ caller, params }) =>
     ok(await caller.videos.get({ id: params.id! })),
   ),
+  route('GET', '/api/videos/:id/master', async ({ caller, params }) =>
+    ok(await caller.videos.masterLink({ id: params.id! })),
+  ),
   route('PATCH', '/api/videos/:id', async ({ req, caller, params }) => {
     const { title, description } = await readJson(req)
     return ok(

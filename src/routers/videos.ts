@@ -34,6 +34,14 @@ export const videosRouter = router({
     .meta({ cache: 'videos' })
     .query(async ({ ctx, input }) => ({ video: await ctx.services.videos.get(input.id) })),
 
+  /**
+   * A link to the master as uploaded, valid for minutes (`{ url, expiresAt }`): once streams
+   * exist /media gives the master to nobody else. Never cached: every call signs anew.
+   */
+  masterLink: authedProcedure
+    .input(byId)
+    .query(({ ctx, input }) => ctx.services.videos.masterLink(input.id)),
+
   checkTitle: authedProcedure
     .input(checkTitleSchema)
     .query(({ ctx, input }) => ctx.services.videos.checkTitle(input.title, input.excludeId)),

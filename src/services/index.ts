@@ -6,6 +6,7 @@ import { createLucia } from '../auth/lucia.ts'
 import type { Config } from '../config.ts'
 import type { Database } from '../database.ts'
 import { createMailer } from '../mail/mailer.ts'
+import { createMasterLinks } from '../media/master-links.ts'
 import { mediaStore } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { mailFrom } from '../schemas/brand.ts'
@@ -13,6 +14,7 @@ import { createUploads } from '../uploads/index.ts'
 import { createActivityService } from './activity.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
+import { serverKey } from './server-keys.ts'
 import { createSiteService } from './site.ts'
 import { createVideosService } from './videos.ts'
 
@@ -25,6 +27,7 @@ export function createServices(config: Config, database: Database, queue: MediaQ
   const lucia = createLucia(database.authSql)
   const media = mediaStore(config.dataDir)
   const uploads = createUploads(config.dataDir)
+  const masterLinks = createMasterLinks(() => serverKey(database.db, 'media-links'))
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })
   return {
     auth,
@@ -34,7 +37,15 @@ export function createServices(config: Config, database: Database, queue: MediaQ
     /** The store of verified files (DATA_DIR/media) and its scratch space. */
     media,
     uploads,
-    videos: createVideosService({ db: database.db, store: media, uploads: uploads.tus, queue }),
+    videos: createVideosService({
+      db: database.db,
+      store: media,
+      uploads: uploads.tus,
+      queue,
+      links: masterLinks,
+    }),
+    /** Signs and checks the short-lived links to a master (docs/decisions/059). */
+    masterLinks,
     /** The public page's editable content and its images (issue 16). */
     site: createSiteService({ db: database.db, store: media }),
     /** The append-only record of what admins did (issue 16). */

@@ -69,6 +69,7 @@ export const viewColumns = {
   width: videos.width,
   height: videos.height,
   streamsKey: videos.streamsKey,
+  hasPreview: videos.hasPreview,
   processingError: videos.processingError,
   published: videos.published,
   slug: videos.slug,
@@ -95,7 +96,8 @@ export function toView(row: ViewRow): VideoView {
     height: row.height,
     hlsUrl: streams?.hls ?? null,
     mp4Url: streams?.mp4 ?? null,
-    previewUrl: streams?.preview ?? null,
+    // A loop over its size cap was not kept: the tile shows the poster.
+    previewUrl: row.hasPreview ? (streams?.preview ?? null) : null,
     error: row.status === 'failed' ? row.processingError : null,
     published: row.published,
     slug: row.slug,

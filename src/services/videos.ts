@@ -4,11 +4,12 @@
 // dropped them has committed. A crash anywhere leaves the uploads usable or the change made.
 // A new or replaced video file is queued for processing in the same transaction as its row
 // (src/processing/queue.ts); the streams folder of a replaced or deleted file goes after commit.
-import { and, asc, count, desc, eq, inArray, ne, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import { videoSlugs, videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
+import type { MasterLink, MasterLinks } from '../media/master-links.ts'
 import { type MediaStore, partialJobId, removeFolders, removeNames, sweep } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { requeue, unprocessed } from '../processing/video-rows.ts'
@@ -81,6 +82,11 @@ const NEWEST = [desc(videos.createdAt), desc(videos.id)]
 /** The public order admins set; videos created at once (one position) newest first. */
 const CURATED = [asc(videos.position), desc(videos.createdAt), desc(videos.id)]
 const titleKey = (title: string) => title.trim().toLowerCase()
+/**
+ * What visitors see: published works that have not failed. A failed video is the admins' to fix
+ * or retry; its master, and any streams of an earlier run, stay out of every public answer.
+ */
+const VISIBLE = and(eq(videos.published, true), ne(videos.status, 'failed'))
 const keysOf = (row: Pick<ViewRow, 'videoKey' | 'thumbnailKey' | 'brandLogoKey'>) => [
   row.videoKey,
   row.thumbnailKey,
@@ -92,6 +98,7 @@ export function createVideosService(deps: {
   store: MediaStore
   uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
   queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'activeJobs'>
+  links: Pick<MasterLinks, 'sign'>
 }) {
   const { db, store, queue } = deps
 
@@ -170,7 +177,7 @@ export function createVideosService(deps: {
     const rows = await db
       .select(viewColumns)
       .from(videos)
-      .where(eq(videos.published, true))
+      .where(VISIBLE)
       .orderBy(...CURATED)
     return { videos: rows.map((row) => toPublicView(toView(row))) }
   }
@@ -198,7 +205,7 @@ export function createVideosService(deps: {
     const rows = await db
       .select({ ...viewColumns, position: videos.position, createdText: createdText })
       .from(videos)
-      .where(and(eq(videos.published, true), after))
+      .where(and(VISIBLE, after))
       .orderBy(...CURATED)
       .limit(limit + 1)
     const page = rows.slice(0, limit)
@@ -235,6 +242,26 @@ export function createVideosService(deps: {
 
     async get(id: string): Promise<VideoView> {
       return toView(await find(id))
+    },
+
+    /** A short-lived link to the video's master as uploaded, for an admin (docs/decisions/059). */
+    async masterLink(id: string): Promise<MasterLink> {
+      return deps.links.sign((await find(id)).videoKey)
+    },
+
+    /**
+     * The masters visitors may fetch by their URL: those of videos whose streams do not exist
+     * yet and that have not failed, the only ones a public answer names (docs/decisions/058).
+     * Any other master answers only to an admin session or a signed link.
+     */
+    async openMasters(): Promise<ReadonlySet<string>> {
+      return reads.get('open-masters', async () => {
+        const rows = await db
+          .select({ videoKey: videos.videoKey })
+          .from(videos)
+          .where(and(isNull(videos.streamsKey), ne(videos.status, 'failed')))
+        return new Set(rows.map((row) => row.videoKey))
+      })
     },
 
     async checkTitle(title: string, exceptId?: string) {
@@ -410,13 +437,13 @@ export function createVideosService(deps: {
         const [row] = await db
           .select(viewColumns)
           .from(videos)
-          .where(and(eq(videos.slug, slug), eq(videos.published, true)))
+          .where(and(eq(videos.slug, slug), VISIBLE))
         if (row) return { video: toPublicView(toView(row)) }
         const [moved] = await db
           .select({ slug: videos.slug })
           .from(videoSlugs)
           .innerJoin(videos, eq(videos.id, videoSlugs.videoId))
-          .where(and(eq(videoSlugs.slug, slug), eq(videos.published, true)))
+          .where(and(eq(videoSlugs.slug, slug), VISIBLE))
         return moved ? { redirect: moved.slug } : null
       })
     },

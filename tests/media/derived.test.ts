@@ -33,8 +33,19 @@ beforeAll(async () => {
 })
 afterAll(() => rm(dataDir, { recursive: true, force: true }))
 
+// Derived files never ask who is calling: nobody may.
+const nobody = {
+  openMasters: async () => new Set<string>(),
+  signed: async () => false,
+  admin: async () => false,
+}
 const get = (path: string, headers: HeadersInit = {}, method = 'GET') =>
-  handleMediaPaths(new Request(`http://localhost${path}`, { headers, method }), path, store)!
+  handleMediaPaths(
+    new Request(`http://localhost${path}`, { headers, method }),
+    path,
+    store,
+    nobody,
+  )!
 
 describe('a derived folder under /media', () => {
   test.each([

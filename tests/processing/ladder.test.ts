@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import {
   keyFrameExpression,
+  ladderTimeoutMs,
   mp4Size,
   PRESET,
   planLadder,
@@ -213,5 +214,21 @@ describe('playlists', () => {
     expect(text).toContain(
       '#EXT-X-STREAM-INF:BANDWIDTH=700000,AVERAGE-BANDWIDTH=600000,RESOLUTION=640x360,FRAME-RATE=25.000,CODECS="avc1.64001e"\n360p/index.m3u8',
     )
+  })
+})
+
+describe('the ladder’s time limit follows its work', () => {
+  const minutes = (ms: number) => Math.round(ms / 60_000)
+  test('a tiny picture gets minutes, a 1080p ladder hours, never past 6 h; unknown length 6 h', () => {
+    const tiny = planLadder({ width: 64, height: 64, videoBitrate: null })
+    const full = planLadder({ width: 1920, height: 1080, videoBitrate: null })
+    // Three hours of 64×64: 10 minutes plus about 6.
+    expect(minutes(ladderTimeoutMs(3 * 3600, tiny, 25))).toBe(16)
+    // A 40 s 1080p30 master (measured at 137 s on a loaded machine): far above, far below hours.
+    expect(minutes(ladderTimeoutMs(40, full, 30))).toBe(28)
+    expect(ladderTimeoutMs(3 * 3600, full, 30)).toBe(6 * 3600_000)
+    expect(ladderTimeoutMs(null, tiny, 25)).toBe(6 * 3600_000)
+    // A sparse source is encoded at a constant rate: its tiny stated rate does not shrink the work.
+    expect(ladderTimeoutMs(600, full, 0.01)).toBe(ladderTimeoutMs(600, full, 30))
   })
 })

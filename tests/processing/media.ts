@@ -133,6 +133,25 @@ export const media = {
     await Bun.write(p, bytes)
   }),
   /** Text with a video's name. */
+  /** 51 frames of 64×64 at 25 fps, the last stamped `lastAt` seconds in: tiny, claiming hours. */
+  stretched: (ext: 'mp4' | 'webm', lastAt: number) =>
+    once(`stretched-${lastAt}.${ext}`, (p) =>
+      ffmpeg([
+        ...['-f', 'lavfi', '-i', 'color=c=gray:s=64x64:r=25', '-frames:v', '51'],
+        ...['-vf', `setpts='if(eq(N,50),${lastAt}/TB,PTS)'`, '-fps_mode', 'passthrough'],
+        ...(ext === 'mp4' ? [...x264, '-g', '1000'] : ['-c:v', 'libvpx', '-b:v', '50k']),
+        p,
+      ]),
+    )(),
+  /** One picture beside 5 minutes of sound (a track with its cover as the video): not sparse. */
+  stillWithSound: once('still-with-sound.mp4', (p) =>
+    ffmpeg([
+      ...video('320x180', 25, 0.04),
+      ...mono(300),
+      ...x264,
+      ...['-c:a', 'aac', '-b:a', '32k', p],
+    ]),
+  ),
   text: once('notes.mp4', (p) => Bun.write(p, 'not a video\n'.repeat(50)).then(() => undefined)),
 }
 

@@ -90,6 +90,30 @@ describe('probeSource', () => {
     expect(error.detail).toContain('Invalid data found when processing input')
   })
 
+  test('ten hours claimed by 51 frames: longer than a video may last, refused before any decode', async () => {
+    const error = await refusal(await media.stretched('mp4', 36_000))
+    expect(error.code).toBe('too-long')
+    expect(error.message).toBe(
+      'The file says it lasts 10:00:00, longer than the 3:00:00 a video may last. Trim or re-export it.',
+    )
+  })
+
+  test('two hours held by 51 frames: sparse, counted from the packets where WebM does not say', async () => {
+    for (const ext of ['mp4', 'webm'] as const) {
+      const error = await refusal(await media.stretched(ext, 7_200))
+      expect(error.code).toBe('sparse-frames')
+      expect(error.message).toBe(
+        'The file says its picture lasts 2:00:00 but holds only 51 frames: its timestamps are broken. Re-export it with a constant frame rate.',
+      )
+    }
+  })
+
+  test('a few frames over a short span, or one cover frame beside long sound, are fine', async () => {
+    expect((await probeSource(await media.stretched('mp4', 100))).duration).toBeCloseTo(100, 0)
+    const still = await probeSource(await media.stillWithSound())
+    expect(still.duration).toBeCloseTo(300, 0)
+  })
+
   test('a missing file is unreadable too', async () => {
     const error = await refusal('/nonexistent/clip.mp4')
     expect(error.code).toBe('unreadable')

@@ -20,6 +20,8 @@ export type ProcessVideoDeps = {
   store: MediaStore
   /** Told after each write to a row, so this process's cached answers follow at once. */
   onChange?: () => void
+  /** MEDIA_PREVIEW_MAX_BYTES. */
+  previewMaxBytes?: number
 }
 
 export const PROGRESS_EVERY_MS = 1000
@@ -52,10 +54,16 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       else obsolete.abort()
     })
     try {
-      const result = await processVideo({ source, outDir, signal, onProgress: progress.push })
+      const result = await processVideo({
+        source,
+        outDir,
+        signal,
+        onProgress: progress.push,
+        ...(deps.previewMaxBytes ? { previewMaxBytes: deps.previewMaxBytes } : {}),
+      })
       await progress.settled()
       if (obsolete.signal.aborted) return
-      const ready = await markReady(db, store, payload, outDir, result.probe)
+      const ready = await markReady(db, store, payload, outDir, result.probe, result.preview)
       if (!ready) return
       changed()
       if (ready.previous) await removeFolders(store, [ready.previous])

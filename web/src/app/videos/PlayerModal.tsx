@@ -1,16 +1,30 @@
 // Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
-// Processed videos play their stream (hls.js with the public tiles' settings), others the master.
+// Processed videos play their stream (hls.js with the public tiles' settings), others the master
+// through a short-lived signed link: /media gives a failed video's master to no plain <video>,
+// and a browser cannot send the bearer token (record 059).
 import { useRef } from 'react'
 import type { Video } from '../../api.ts'
+import type { StreamSources } from '../../player/streams.ts'
 import { useAttachedStream } from '../../player/use-stream.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { Icons } from '../components/ui.tsx'
+import { trpc } from '../trpc.ts'
+
+// A link lasts 15 minutes; one asked for when the player opens, never reused after it closes.
+const LINK_FRESH_MS = 10 * 60_000
 
 export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
-  const videoRef = useRef<HTMLVideoElement>(null)
   // Streams exist once a video has been processed (and stay while it is processed again); until
-  // then hlsUrl is null and the master plays, as before issue 12.
-  useAttachedStream(videoRef, video)
+  // then hlsUrl is null and the master plays.
+  const link = trpc.videos.masterLink.useQuery(
+    { id: video._id },
+    { enabled: !video.hlsUrl, staleTime: LINK_FRESH_MS, gcTime: 0 },
+  )
+  const sources: StreamSources | null = video.hlsUrl
+    ? video
+    : link.data
+      ? { videoUrl: link.data.url, hlsUrl: null, mp4Url: null }
+      : null
   return (
     <Dialog
       title={video.title}
@@ -34,21 +48,33 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
           </button>
         </div>
         <div className="flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
-          {/* biome-ignore lint/a11y/useMediaCaption: portfolio reels have no caption tracks */}
-          <video
-            ref={videoRef}
-            poster={video.thumbnailUrl}
-            autoPlay
-            controls
-            controlsList="nodownload"
-            disablePictureInPicture
-            playsInline
-            onContextMenu={(event) => event.preventDefault()}
-            className="size-full bg-black object-contain"
-            aria-label={video.title}
-          />
+          {sources ? (
+            <Player video={video} sources={sources} />
+          ) : (
+            <div className="size-full bg-black" aria-hidden="true" />
+          )}
         </div>
       </div>
     </Dialog>
+  )
+}
+
+function Player({ video, sources }: { video: Video; sources: StreamSources }) {
+  const videoRef = useRef<HTMLVideoElement>(null)
+  useAttachedStream(videoRef, sources)
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: portfolio reels have no caption tracks
+    <video
+      ref={videoRef}
+      poster={video.thumbnailUrl}
+      autoPlay
+      controls
+      controlsList="nodownload"
+      disablePictureInPicture
+      playsInline
+      onContextMenu={(event) => event.preventDefault()}
+      className="size-full bg-black object-contain"
+      aria-label={video.title}
+    />
   )
 }

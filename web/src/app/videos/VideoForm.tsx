@@ -66,6 +66,18 @@ const currentUrlKey = {
   brandLogo: 'brandLogoUrl',
 } as const satisfies Record<FileKind, keyof Video>
 
+/**
+ * What the form shows of a file already saved. The video: its MP4 once processed, the master
+ * before; a failed video's master is not served to a plain <video> (record 059).
+ */
+function currentUrl(video: Video | undefined, kind: FileKind): string | undefined {
+  if (!video) return undefined
+  if (kind === 'video') {
+    return video.mp4Url ?? (video.status === 'failed' ? undefined : video.videoUrl)
+  }
+  return video[currentUrlKey[kind]] || undefined
+}
+
 export function VideoForm({
   mode,
   video,
@@ -196,7 +208,6 @@ export function VideoForm({
       <div className={`grid gap-5 ${creating ? 'lg:grid-cols-3' : 'sm:grid-cols-3'}`}>
         {fileKinds.map((kind) => {
           const file = values[kind]
-          const current = video?.[currentUrlKey[kind]]
           return (
             <FileField
               key={kind}
@@ -204,7 +215,7 @@ export function VideoForm({
               label={fileLabels[kind]}
               mode={mode}
               file={file}
-              currentUrl={typeof current === 'string' && current ? current : undefined}
+              currentUrl={currentUrl(video, kind)}
               error={errors[kind]?.message}
               note={file instanceof File ? fileNote?.(kind, file) : undefined}
               disabled={busy}
