@@ -9,6 +9,7 @@ import { handleUploadPaths } from '../../src/uploads/http.ts'
 import { createTusEndpoint, type TusEndpoint } from '../../src/uploads/tus.ts'
 import { UploadSlots } from '../../src/uploads/upload-slots.ts'
 import { fixtures } from '../../testkit/media.ts'
+import { testSkipIf } from '../../testkit/skip.ts'
 import {
   patchAndDrop,
   patchAndStall,
@@ -558,7 +559,7 @@ describe('tus endpoint', () => {
     expect(await readdir(shortDir)).toEqual([])
   })
 
-  test.skipIf(!Bun.which('node'))(
+  testSkipIf(!Bun.which('node') && 'needs node on PATH')(
     "the 423 of a claimed upload reaches Node's http client and superagent",
     async () => {
       const created = await alice().create(mp4.length, { kind: 'video' })
