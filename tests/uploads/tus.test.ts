@@ -119,7 +119,15 @@ describe('tus endpoint', () => {
     expect(path).toMatch(/^\/uploads\/[0-9a-f]{32}$/)
     let offset = 0
     for (const cut of [700_000, 2_000_000]) {
-      await patchAndDrop(base, path, 'alice-token', offset, mp4.subarray(offset), cut - offset)
+      await patchAndDrop(
+        base,
+        path,
+        'alice-token',
+        offset,
+        mp4.subarray(offset),
+        cut - offset,
+        join(dir, idOf(path)),
+      )
       const head = await alice().head(path)
       const resumeAt = Number(head.headers.get('upload-offset'))
       expect(resumeAt).toBeGreaterThan(offset)
