@@ -1,4 +1,4 @@
-// The brand's faces (Instrument Serif, Inter) on the public page, issue 15: preloaded from the
+// The brand's faces (Instrument Serif, Inter) on the public page (record 016): preloaded from the
 // head, drawn on a first visit over the desktop profile, kept by the browser for every later
 // visit (no font over the network, the faces in use from the first layout), and no layout shift
 // at 375 and 1280 px. Chromium against the real built server, seeded with sample videos.

@@ -190,7 +190,7 @@ describe('/favicon.ico', () => {
       expect([path, res.status]).toEqual([path, 404])
       expect(res.headers.get('content-type') ?? '').not.toContain('text/html')
     }
-    // SPEC §2: any unknown path shows the landing page, also one that looks like a file name.
+    // Any unknown path shows the landing page, also one that looks like a file name.
     for (const path of ['/dashboard/manage', '/old-site/index.html', '/apple-touch-icon.png']) {
       const page = await t.fetch(path)
       expect([path, page.status]).toEqual([path, 200])

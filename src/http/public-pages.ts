@@ -1,5 +1,5 @@
-// The public pages as HTML that already holds them (issue 16 item 4): the landing page (also for
-// every unknown path, SPEC §2) and a work's page, rendered from the database by the web app's own
+// The public pages as HTML that already holds them (record 053): the landing page (also for
+// every unknown path) and a work's page, rendered from the database by the web app's own
 // components (web/src/public/server.tsx, built into web/dist-ssr/), inside the built index.html,
 // with the data they were rendered from for the browser to hydrate. Each page is kept as bytes
 // (and its br/gzip twins) until the next change to the site's content or to the videos, and

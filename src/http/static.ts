@@ -1,5 +1,5 @@
 // The built web app: hashed assets (scripts, styles, fonts) cached for a year, everything else
-// revalidated by ETag and Last-Modified, and for any other path the landing page (SPEC §2: unknown
+// revalidated by ETag and Last-Modified, and for any other path the landing page (unknown
 // paths show it), server-rendered, or the plain index.html for the dashboard's paths; a missing
 // file in one of the build's own asset folders is a 404.
 import { existsSync, type Stats, statSync } from 'node:fs'
@@ -17,7 +17,7 @@ const TWIN_EXTENSION: Record<Encoded, string> = { br: '.br', gzip: '.gz' }
 
 // Inside the build's asset folders a path names a file, never a page: in place of a missing one
 // (an old hashed chunk after a deploy) the app's HTML would be a script the browser refuses, with
-// status 200. Everywhere else an unknown path is the landing page, as SPEC §2 says. `/fonts/`
+// status 200. Everywhere else an unknown path is the landing page (docs/public-site.md). `/fonts/`
 // held the fonts before Vite hashed them into /assets/; an old page may still ask there.
 const ASSET_FOLDER = /^\/(assets|fonts|hero|clients)\//
 

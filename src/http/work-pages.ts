@@ -1,8 +1,8 @@
-// What search engines and link previews read (issue 16 item 3): /work/<slug> as the server-rendered
+// What search engines and link previews read (record 052): /work/<slug> as the server-rendered
 // page (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a Twitter player
 // card and JSON-LD VideoObject), /work/<slug>/embed (the player that card frames), /sitemap.xml
 // with video entries, and /robots.txt. An old slug redirects for good; an unknown or hidden work
-// falls through to the landing page, as every unknown path does (SPEC §2).
+// falls through to the landing page, as every unknown path does (docs/public-site.md).
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'

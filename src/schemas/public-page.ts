@@ -1,4 +1,4 @@
-// What the server and the web app agree on about the public pages (issue 16 item 4): which paths
+// What the server and the web app agree on about the public pages (record 053): which paths
 // the dashboard's app draws, how many works the landing page shows first, and where the server
 // puts a page's data. No imports: the public page's first script carries this file.
 

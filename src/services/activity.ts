@@ -1,4 +1,4 @@
-// The activity log (issue 16 item 5): who did what, when and from where. Entries are appended by
+// The activity log (record 042): who did what, when and from where. Entries are appended by
 // the tRPC middleware (src/trpc.ts) after a mutation succeeds; nothing here changes or removes
 // one, and the table's trigger refuses it anyway.
 import { and, count, desc, eq, isNull, max, type SQL, sql } from 'drizzle-orm'

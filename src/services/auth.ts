@@ -29,7 +29,7 @@ const LOCKS = {
   lockMemorySeconds: 24 * 60 * 60,
 }
 
-/** ASVS 6.3.1; README "Sign-in limits" explains the numbers. */
+/** ASVS 6.3.1; docs/limits.md and record 009 explain the numbers. */
 export const SIGN_IN_LIMITS: LimitOptions = {
   perPair: 10,
   perAddress: 20,

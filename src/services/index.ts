@@ -35,9 +35,9 @@ export function createServices(config: Config, database: Database, queue: MediaQ
     media,
     uploads,
     videos: createVideosService({ db: database.db, store: media, uploads: uploads.tus, queue }),
-    /** The public page's editable content and its images (issue 16). */
+    /** The public page's editable content and its images (record 037). */
     site: createSiteService({ db: database.db, store: media }),
-    /** The append-only record of what admins did (issue 16). */
+    /** The append-only record of what admins did (record 042). */
     activity: createActivityService(database.db),
   }
 }

@@ -1,4 +1,4 @@
-// The public page's editable content (issue 16 item 1): versions, undo and the site's images.
+// The public page's editable content (record 037): versions, undo and the site's images.
 // Every save is a new row of site_versions and the newest is current; undo restores the one
 // before as a new row, so it is itself undoable and on the record. Reads are cached until the
 // next change (one process owns the writes), and `version()` lets the REST adapter keep the

@@ -18,6 +18,6 @@ if (DASHBOARD_PATH.test(location.pathname)) {
 } else if (rootElement.dataset.rendered !== undefined) {
   liveOnIntent(rootElement, () => mountPublic(true))
 } else {
-  // The landing page also stands for any unknown path (SPEC §2).
+  // The landing page also stands for any unknown path (docs/public-site.md).
   void mountPublic(false)
 }

@@ -1,4 +1,4 @@
-// Site (issue 16): the public page's hero, clients, About text and contacts, edited in one form.
+// Site (record 037): the public page's hero, clients, About text and contacts, edited in one form.
 // Every save is a version; 'Undo last change' brings back the one before (as a new version).
 import { zodResolver } from '@hookform/resolvers/zod'
 import {

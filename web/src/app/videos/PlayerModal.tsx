@@ -9,7 +9,7 @@ import { Icons } from '../components/ui.tsx'
 export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
   const videoRef = useRef<HTMLVideoElement>(null)
   // Streams exist once a video has been processed (and stay while it is processed again); until
-  // then hlsUrl is null and the master plays, as before issue 12.
+  // then hlsUrl is null and the master plays, as it was uploaded.
   useAttachedStream(videoRef, video)
   return (
     <Dialog
