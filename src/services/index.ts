@@ -46,9 +46,9 @@ export function createServices(config: Config, database: Database, queue: MediaQ
     }),
     /** Signs and checks the short-lived links to a master (docs/decisions/059). */
     masterLinks,
-    /** The public page's editable content and its images (issue 16). */
+    /** The public page's editable content and its images (docs/decisions/037). */
     site: createSiteService({ db: database.db, store: media }),
-    /** The append-only record of what admins did (issue 16). */
+    /** The append-only record of what admins did (record 042). */
     activity: createActivityService(database.db),
   }
 }
