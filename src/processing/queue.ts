@@ -44,7 +44,10 @@ export type MediaQueue = {
   activeJobs(ids: string[]): Promise<Set<string>>
   /** Runs `count` media workers in this process, and the dead-letter worker. */
   work(count: number, deps: ProcessVideoDeps & DeadLetterDeps): Promise<void>
-  /** Stops polling; running jobs get `graceMs` to finish, then are failed (retried later) and aborted. */
+  /**
+   * Stops polling and ends the runs in hand, giving their jobs back without counting an attempt;
+   * a run that has not given its job back within `graceMs` is failed (retried later).
+   */
   stop(graceMs?: number): Promise<void>
   /** Resolves when pg-boss's own pool reaches its schema and the media queue is there. */
   ping(): Promise<void>
@@ -120,6 +123,22 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
   const workerIds: string[] = []
   const viaTx = (tx?: QueueTx) => (tx ? { db: fromDrizzle(tx, sql) } : {})
 
+  // A stop (a deploy, a scale-down) is not a failed attempt. pg-boss's own stop fails the jobs
+  // in hand, which counts an attempt each: three deploys during one long transcode would fail
+  // the video. So a stop first ends this process's runs itself, and each run, once its ffmpeg
+  // has ended and its partial output is gone, puts its job back as it was before it was taken
+  // (pg-boss's restore: state `created`, attempts unchanged) for the next worker to run afresh.
+  // The handler then returns, and pg-boss's completion, fenced to the attempt it fetched while
+  // active, changes nothing.
+  let stopping = false
+  const inHand = new Map<string, AbortController>()
+  const giveBack = (id: string) =>
+    boss.getDb().executeSql(
+      `update pgboss.job set state = 'created', started_on = null, heartbeat_on = null
+         where name = $1 and id = $2::uuid and state = 'active'`,
+      [MEDIA_QUEUE, id],
+    )
+
   return {
     async enqueue(job, tx) {
       return boss.send(MEDIA_QUEUE, job, {
@@ -162,7 +181,21 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
       for (let i = 0; i < count; i++) {
         workerIds.push(
           await boss.work<ProcessVideoPayload>(MEDIA_QUEUE, polling, async ([job]) => {
-            if (job) await timeMediaJob(() => handle(job))
+            if (!job) return
+            const stop = new AbortController()
+            if (stopping) stop.abort()
+            inHand.set(job.id, stop)
+            try {
+              if (!stopping) {
+                const signal = AbortSignal.any([job.signal, stop.signal])
+                await timeMediaJob(() => handle({ ...job, signal }))
+              }
+            } catch (error) {
+              if (!stop.signal.aborted) throw error
+            } finally {
+              inHand.delete(job.id)
+            }
+            if (stop.signal.aborted) await giveBack(job.id)
           }),
         )
       }
@@ -178,6 +211,8 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
     },
 
     async stop(graceMs = 2000) {
+      stopping = true
+      for (const run of inHand.values()) run.abort()
       await boss.stop({ graceful: true, timeout: graceMs })
     },
 

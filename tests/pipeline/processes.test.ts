@@ -136,6 +136,44 @@ describe('a server killed in the middle of a transcode', () => {
   }, 120_000)
 })
 
+describe('a transcode interrupted by four deploys', () => {
+  let server: E2EServer
+  afterAll(() => server?.stop())
+
+  // A deploy stops the server gracefully (SIGTERM) and starts the new one on the same data: the
+  // job in hand must be given back or recovered each time, and the fifth run still ends ready.
+  test('SIGTERM in the middle of the transcode, four times: the video still ends ready', async () => {
+    server = await startServer(FAST)
+    const fetch = fetchOn(server)
+    const { token } = await server.apiLogin()
+    const clip = await makeClip(clips, 'deploys.mp4', { seconds: 10, width: 640, height: 360 })
+    const created = await uploadVideo(fetch, token, clip, 'Deployed four times')
+    for (let deploy = 1; deploy <= 4; deploy++) {
+      const state = await until(
+        `ffmpeg to run before deploy ${deploy}`,
+        async () => {
+          if ((await ffmpegsWriting(server.dataDir)).length > 0) return 'transcoding'
+          const now = await getVideo(fetch, token, created._id)
+          return settled(now) ? `${now.status}: ${now.error}` : undefined
+        },
+        90_000,
+      )
+      expect(`deploy ${deploy}: ${state}`).toBe(`deploy ${deploy}: transcoding`)
+      await server.restart()
+    }
+    const { video } = await watchVideo(fetch, token, created._id, settled, {
+      timeoutMs: 120_000,
+      everyMs: 250,
+    })
+    expect(video.status).toBe('ready')
+    expect(video.error ?? null).toBeNull()
+    expect(await derivedEntries(server.dataDir)).toEqual([folderOf(video.hlsUrl!)])
+    const master = await fetch(video.hlsUrl!)
+    expect(master.status).toBe(200)
+    expect(await master.text()).toContain('#EXT-X-STREAM-INF')
+  }, 480_000)
+})
+
 describe('`bun run worker` beside a server whose own worker is off', () => {
   let server: E2EServer
   let worker: ReturnType<typeof spawnBeside> | undefined
