@@ -11,6 +11,7 @@ const benches: Record<string, string> = {
   playback: 'bench/playback.ts',
   processing: 'bench/processing.ts',
   catalogue: 'bench/catalogue.ts',
+  's3-clients': 'bench/s3-clients.ts',
 }
 const name = process.argv[2]
 if (!name || !benches[name]) {
