@@ -11,6 +11,7 @@ const TABLES = [
   'videos',
   'site_versions',
   'site_images',
+  'review_links',
 ] as const
 
 async function files(dir: string, prefix = ''): Promise<string[]> {
