@@ -1,12 +1,23 @@
-// The brand's faces (Instrument Serif, Inter) on the public page, issue 15: preloaded from the
-// head, drawn on a first visit over the desktop profile, kept by the browser for every later
-// visit (no font over the network, the faces in use from the first layout), and no layout shift
-// at 375 and 1280 px. Chromium against the real built server, seeded with sample videos.
+// The brand's faces (Instrument Serif, Inter) on the public page: preloaded from the head, drawn
+// on a first visit over the desktop profile, kept by the browser for every later visit (no font
+// over the network, the faces in use from the first layout), and no layout shift at 375 and
+// 1280 px; without them, the fallback the stylesheet names for the machine's fonts keeps every
+// line where it was, on each kind of machine whose fonts this one has (support/font-machines.ts).
+// Chromium against the real built server, seeded with sample videos.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
+import { launchBrowser } from '../testkit/browser.ts'
 import { fixtures } from '../testkit/media.ts'
+import { testSkipIf } from '../testkit/skip.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage } from './support/browser.ts'
+import {
+  launchWithout,
+  localFaces,
+  localsOf,
+  presentLocally,
+  sameFace,
+} from './support/font-machines.ts'
 import { renderedFonts } from './support/fonts.ts'
 import { recordResponses, throttle } from './support/network.ts'
 import { type Seeded, startSeeded } from './support/seeded.ts'
@@ -290,44 +301,151 @@ for (const size of [
   })
 }
 
-test(
-  'without the brand fonts, the fallback the machine has keeps every line where it was',
-  async () => {
-    // This machine has only DejaVu: the overrides meant for it must be the ones applied.
-    const measure = async (blockFonts: boolean, width: number) => {
-      const { page, context } = await openPage(seeded.browser, {
-        width,
-        height: 800,
-        baseURL: seeded.server.url,
-        // Chromium logs each aborted font as a failed load.
-        allow: blockFonts ? [/net::ERR_FAILED/] : [],
-      })
-      if (blockFonts) await context.route(/\.woff2$/, (route) => route.abort())
-      await page.goto('/')
-      await page.locator('#hero-heading').waitFor()
-      await page.waitForFunction(() => document.fonts.status === 'loaded')
-      const boxes = await page.evaluate(() =>
-        ['#hero-heading', 'section[aria-labelledby="hero-heading"] p', 'header a[href="/"]'].map(
-          (selector) =>
-            Math.round(document.querySelector(selector)!.getBoundingClientRect().height),
-        ),
-      )
-      const faces = (await renderedFonts(page, '#hero-heading > span, header a[href="/"] span'))
-        .flat()
-        .map((f) => f.postScriptName ?? f.familyName)
-      await context.close()
-      return { boxes, faces: [...new Set(faces)].sort() }
+/**
+ * The two kinds of machine the stylesheet's fallbacks are for, each checked in a Chromium whose
+ * fonts are that machine's (e2e/support/font-machines.ts): this machine's own fonts, and them
+ * without the first fallbacks' families. A kind whose fallback fonts this machine lacks is skipped
+ * and says what to install.
+ */
+const FALLBACKS = localFaces()
+const MACHINES = await Promise.all(
+  [
+    {
+      kind: 'Times New Roman, Liberation Serif or Georgia',
+      serif: 'Instrument Fallback',
+      sans: 'Inter Fallback',
+      hide: [],
+      debian: 'fonts-liberation',
+    },
+    {
+      kind: 'DejaVu only',
+      serif: 'Instrument Fallback DejaVu',
+      sans: 'Inter Fallback DejaVu',
+      hide: [
+        ...localsOf(FALLBACKS, 'Instrument Fallback'),
+        ...localsOf(FALLBACKS, 'Inter Fallback'),
+      ],
+      debian: 'fonts-dejavu-core',
+    },
+  ].map(async (machine) => {
+    const browser = machine.hide.length ? await launchWithout(machine.hide) : await launchBrowser()
+    const missing: string[] = []
+    for (const family of [machine.serif, machine.sans]) {
+      const names = localsOf(FALLBACKS, family)
+      if ((await presentLocally(browser, names)).length === 0) missing.push(names.join(' / '))
     }
-    for (const width of [375, 1280]) {
-      const brand = await measure(false, width)
-      const fallback = await measure(true, width)
-      expect(brand.faces).toEqual(['InstrumentSerif-Italic', 'InstrumentSerif-Regular'])
-      expect(fallback.faces).toEqual(['DejaVuSerifCondensed', 'DejaVuSerifCondensed-Italic'])
-      expect([width, ...fallback.boxes]).toEqual([width, ...brand.boxes])
-    }
-  },
-  TEST_TIMEOUT,
+    const skip = missing.length
+      ? `this machine has none of ${missing.join(', nor ')} (Debian: ${machine.debian})`
+      : undefined
+    return { ...machine, browser, skip }
+  }),
 )
+
+afterAll(() => Promise.all(MACHINES.map((m) => m.browser.close())))
+
+type Layout = {
+  /** Each measured element's box, rounded to the pixel. */
+  boxes: { selector: string; top: number; height: number }[]
+  /** Each measured element's text, line by line as drawn. */
+  lines: string[][]
+}
+
+/** Where the hero's heading, its services line and the header's name sit, and where they break. */
+const LAID_OUT = [
+  '#hero-heading',
+  'section[aria-labelledby="hero-heading"] p',
+  'header a[href="/"]',
+]
+
+for (const machine of MACHINES) {
+  testSkipIf(machine.skip)(
+    `without the brand fonts, on a machine with ${machine.kind}, the fallback the stylesheet names for it keeps every line where the brand face puts it`,
+    async () => {
+      const measure = async (blockFonts: boolean, width: number) => {
+        const { page, context } = await openPage(machine.browser, {
+          width,
+          height: 800,
+          baseURL: seeded.server.url,
+          // Chromium logs each aborted font as a failed load.
+          allow: blockFonts ? [/net::ERR_FAILED/] : [],
+        })
+        if (blockFonts) await context.route(/\.woff2$/, (route) => route.abort())
+        // With the brand faces, measured on a second visit: from the cache they are there for the
+        // first layout however busy the machine (a first visit may lay out before they arrive).
+        for (const _visit of blockFonts ? [1] : [1, 2]) {
+          await page.goto('/')
+          await page.locator('#hero-heading').waitFor()
+          await page.waitForFunction(() => document.fonts.status === 'loaded')
+        }
+        const layout = await page.evaluate((selectors): Layout => {
+          const range = document.createRange()
+          const linesOf = (el: Element) => {
+            const lines: string[] = []
+            let last: DOMRect | undefined
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const text = node.textContent ?? ''
+              for (let i = 0; i < text.length; i++) {
+                range.setStart(node, i)
+                range.setEnd(node, i + 1)
+                const box = range.getClientRects()[0]
+                if (!box || box.width === 0) continue
+                // A glyph left of the one before it and lower starts a new line (lines may overlap:
+                // the heading's line height is less than its glyphs' boxes).
+                const glyph = text.charAt(i)
+                const lower = last && box.top > last.top + last.height / 2
+                if (!last || (box.left < last.left && lower)) lines.push(glyph)
+                else lines.push(`${lines.pop()}${glyph}`)
+                last = box
+              }
+            }
+            return lines.map((line) => line.trim())
+          }
+          const elements = selectors.map((selector) => document.querySelector(selector)!)
+          return {
+            boxes: elements.map((el, i) => {
+              const box = el.getBoundingClientRect()
+              return {
+                selector: selectors[i]!,
+                top: Math.round(box.top),
+                height: Math.round(box.height),
+              }
+            }),
+            lines: elements.map(linesOf),
+          }
+        }, LAID_OUT)
+        const faces = async (selector: string) =>
+          [
+            ...new Set(
+              (await renderedFonts(page, selector))
+                .flat()
+                .map((f) => f.postScriptName ?? f.familyName),
+            ),
+          ].sort()
+        const serif = await faces('#hero-heading > span, header a[href="/"] span')
+        const sans = await faces('section[aria-labelledby="hero-heading"] p > span')
+        await context.close()
+        return { layout, serif, sans }
+      }
+      const listed = (family: string) => (face: string) =>
+        localsOf(FALLBACKS, family).some((name) => sameFace(face, name))
+      for (const width of [375, 1280]) {
+        const brand = await measure(false, width)
+        const fallback = await measure(true, width)
+        expect(brand.serif).toEqual(['InstrumentSerif-Italic', 'InstrumentSerif-Regular'])
+        // Every fallback glyph drawn in a face the stylesheet lists for this machine's fallback.
+        expect(fallback.serif.length).toBeGreaterThan(0)
+        expect(fallback.serif.filter((face) => !listed(machine.serif)(face))).toEqual([])
+        expect(fallback.sans.length).toBeGreaterThan(0)
+        expect(fallback.sans.filter((face) => !listed(machine.sans)(face))).toEqual([])
+        // The same lines, broken at the same words, in boxes at the same place and height.
+        expect(brand.layout.lines.flat().length).toBeGreaterThan(LAID_OUT.length)
+        expect({ width, ...fallback.layout }).toEqual({ width, ...brand.layout })
+      }
+    },
+    TEST_TIMEOUT,
+  )
+}
 
 // Runs last: it adds a work to the page the tests above measure.
 test(

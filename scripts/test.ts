@@ -1,15 +1,20 @@
 // `bun run test`: the whole suite. Server and unit tests on the embedded database, again on a real
 // PostgreSQL server when TEST_DATABASE_URL is set, then the browser tests against the built app.
-// Ends with one line "N passed, N failed".
+// Ends with one line "N passed, N failed, N skipped", after the list of the skipped tests, each with
+// the reason it gives (testkit/skip.ts puts it in the name), and of the failed ones.
 import { existsSync } from 'node:fs'
+import { SKIPPED } from '../testkit/skip.ts'
 import { ensureSystemDeps } from './system-deps.ts'
 
 const root = new URL('..', import.meta.url).pathname
 let passed = 0
 let failed = 0
+let skipped = 0
 const failures: string[] = []
 /** Each failed test's line, by run: repeated at the very end, where a CI log's tail is read. */
 const failedTests: string[] = []
+/** Each test that did not run, with its file and its reason. */
+const skippedTests: string[] = []
 
 /**
  * One `bun test` run. Its output is kept and printed whole when it ends, so two runs at once
@@ -32,8 +37,14 @@ async function run(label: string, cmd: string[], env: Record<string, string | un
   process.stderr.write(err)
   const pass = Number(err.match(/^\s*(\d+) pass$/m)?.[1] ?? 0)
   const fail = Number(err.match(/^\s*(\d+) fail$/m)?.[1] ?? 0)
+  // A test written down but not yet written (`test.todo`) did not run either.
+  const skip =
+    Number(err.match(/^\s*(\d+) skip$/m)?.[1] ?? 0) +
+    Number(err.match(/^\s*(\d+) todo$/m)?.[1] ?? 0)
   passed += pass
   failed += fail
+  skipped += skip
+  skippedTests.push(...skippedIn(err).map((test) => `${label}: ${test}`))
   failedTests.push(...failedIn(err).map((test) => `${label}: ${test}`))
   if (code !== 0 || fail > 0 || (cmd.includes('test') && pass === 0)) failures.push(label)
 }
@@ -53,6 +64,31 @@ function failedIn(output: string): string[] {
     }
     if (/^\((pass|fail|skip|todo)\) |^\S.*\.test\.tsx?:$/.test(line)) since = i + 1
   })
+  return found
+}
+
+/** The tests one run did not run, as `file: name — reason`. */
+function skippedIn(output: string): string[] {
+  const found: string[] = []
+  let file = ''
+  for (const line of output.split('\n')) {
+    // Bun lists the skipped tests again at the end, without their files.
+    if (/^\d+ tests? \w+:$/.test(line)) break
+    const header = /^(\S.*\.test\.tsx?):$/.exec(line)
+    if (header) file = header[1]!
+    const skip = /^\((skip|todo)\) (.*?)(?: \[[\d.]+m?s\])?$/.exec(line)
+    if (!skip) continue
+    const [, kind, full] = skip as unknown as [string, string, string]
+    const at = full.indexOf(SKIPPED)
+    const name = at < 0 ? full : full.slice(0, at) + full.slice(full.indexOf(']', at) + 1)
+    const reason =
+      kind === 'todo'
+        ? 'todo: not written yet'
+        : at < 0
+          ? 'no reason given'
+          : full.slice(at + SKIPPED.length, full.indexOf(']', at))
+    found.push(`${file}: ${name} — ${reason}`)
+  }
   return found
 }
 
@@ -85,8 +121,9 @@ if (await step('build web app', [process.execPath, 'run', 'build'])) {
   )
 }
 
+if (skippedTests.length) console.log(`\nSkipped tests:\n${skippedTests.join('\n')}`)
 if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.join('\n')}`)
 console.log(
-  `\n${failures.length ? `Failed: ${failures.join('; ')}\n` : ''}${passed} passed, ${failed} failed`,
+  `\n${failures.length ? `Failed: ${failures.join('; ')}\n` : ''}${passed} passed, ${failed} failed, ${skipped} skipped`,
 )
 process.exit(failures.length || failed ? 1 : 0)

@@ -5,10 +5,12 @@ import { type Browser, chromium } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-export async function launchBrowser(): Promise<Browser> {
+/** `env` is added to this process's environment for the browser (e.g. its FONTCONFIG_FILE). */
+export async function launchBrowser(env: Record<string, string> = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    env: { ...process.env, ...env },
     args: [
       '--no-sandbox',
       '--disable-gpu',

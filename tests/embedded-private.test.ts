@@ -10,9 +10,9 @@ import { serveEmbedded } from '../src/embedded-pg.ts'
 import { embeddedCopy } from '../testkit/database.ts'
 import { startServer } from '../testkit/server.ts'
 import { type Listener, listenersOf, probeAsOtherUser } from './helpers/listeners.ts'
-import { canRunAsOtherUser } from './helpers/other-user.ts'
+import { describeAsOtherUser } from './helpers/other-user.ts'
 
-describe.skipIf(!canRunAsOtherUser)('database connections (needs root and runuser)', () => {
+describeAsOtherUser('database connections (needs root and runuser)', () => {
   let server: Awaited<ReturnType<typeof startServer>>
   beforeAll(async () => {
     server = await startServer()

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/database.ts'
 import { DatabaseLockedError } from '../src/db-lock.ts'
+import { testSkipIf } from '../testkit/skip.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp
@@ -196,8 +197,9 @@ describe('configuration', () => {
 })
 
 describe('embedded database', () => {
-  test('a second process on the same directory is refused with a clear message', async () => {
-    if (t.app.database.embedded === false) return // only the embedded mode has a directory to lock
+  testSkipIf(
+    process.env.TEST_DATABASE_URL && 'about the embedded database; this run is on PostgreSQL',
+  )('a second process on the same directory is refused with a clear message', async () => {
     const err = await openDatabase({ databaseUrl: undefined, dataDir: t.dataDir }).catch((e) => e)
     const proc = Bun.spawn(
       [

@@ -23,8 +23,14 @@ import { createTestDatabase, embeddedCopy, type TestDatabase } from '../testkit/
 import { fixtures } from '../testkit/media.ts'
 import { multipartStream } from '../testkit/multipart-stream.ts'
 import { ADMIN_EMAIL, startServer } from '../testkit/server.ts'
+import { testSkipIf } from '../testkit/skip.ts'
 import { tusRaw } from '../testkit/tus.ts'
-import { asOtherUser, bunForOtherUser, canRunAsOtherUser, otherUid } from './helpers/other-user.ts'
+import {
+  asOtherUser,
+  bunForOtherUser,
+  describeAsOtherUser,
+  otherUid,
+} from './helpers/other-user.ts'
 import { runServer, traceLines } from './helpers/run-server.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
@@ -120,7 +126,7 @@ describe('the lock file', () => {
   })
 })
 
-describe.skipIf(!canRunAsOtherUser)('a DATA_DIR the server may not write (as nobody)', () => {
+describeAsOtherUser('a DATA_DIR the server may not write (as nobody)', () => {
   test('is explained in one line with the uid and the fix, no stack trace', async () => {
     const bun = bunForOtherUser()
     cleanups.push(bun.cleanup)
@@ -188,7 +194,7 @@ describe('DATABASE_URL', () => {
     expect(r.ms).toBeLessThan(15_000)
   }, 30_000)
 
-  test.skipIf(!serverUrl)(
+  testSkipIf(!serverUrl && 'needs a PostgreSQL server (TEST_DATABASE_URL)')(
     'a database that comes up during the wait is used',
     async () => {
       const env = await databaseEnv()

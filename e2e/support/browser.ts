@@ -23,6 +23,9 @@ export async function openPage(
   const context = await browser.newContext({
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
     baseURL: opts.baseURL,
+    // The page's language and clock, not the machine's: the same text and dates everywhere.
+    locale: 'en-US',
+    timezoneId: 'UTC',
   })
   const errors: string[] = []
   const allowed = (text: string) => (opts.allow ?? []).some((re) => re.test(text))

@@ -3,11 +3,17 @@
 import { chmodSync, copyFileSync, linkSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { describeSkipIf } from '../../testkit/skip.ts'
 
 export const OTHER_USER = 'nobody'
 
 export const canRunAsOtherUser: boolean =
   process.platform === 'linux' && process.getuid?.() === 0 && Bun.which('runuser') !== null
+
+/** `describe` for tests that run a command as OTHER_USER: skipped, with the reason, where none can. */
+export const describeAsOtherUser = describeSkipIf(
+  !canRunAsOtherUser && 'needs root and runuser(1) to run a command as another user',
+)
 
 /** The uid of OTHER_USER, for messages that name it. */
 export function otherUid(): number {

@@ -7,6 +7,7 @@ import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { testSkipIf } from '../../testkit/skip.ts'
 import {
   getVideo,
   makeClip,
@@ -212,7 +213,7 @@ describe('`bun run worker` beside a server whose own worker is off', () => {
     worker = undefined
   }, 120_000)
 
-  test.skipIf(onPostgres)(
+  testSkipIf(onPostgres && 'about the embedded database; this run is on PostgreSQL')(
     'on the embedded database, worker and reprocess need the server: one line says so',
     async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'pipeline-no-server-'))

@@ -2,11 +2,13 @@
 // saying so, on both upload entries, and nothing half-written is counted as received.
 // Real: the app's media, uploads and scratch folders are moved onto a 2 MiB tmpfs (same file
 // system for all three, as in a real DATA_DIR). Mounting needs root; without it the filesystem
-// part is skipped and says why, and the error mapping below still runs.
+// tests are skipped with the reason, and the error mapping below still runs.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdir, readdir, rm, statfs, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, statfs, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDiskFull, STORAGE_FULL, toPublicError } from '../../src/errors.ts'
+import { describeSkipIf } from '../../testkit/skip.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, form, send, tusVia } from '../videos/support.ts'
 
@@ -35,18 +37,36 @@ let token: string
 let small: string
 let mounted = false
 
+/** Mounts a 2 MiB tmpfs on `dir`; the reason it could not, if it could not. */
+function mountSmall(dir: string): string | undefined {
+  try {
+    const mount = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir])
+    if (mount.exitCode === 0) return undefined
+    return `cannot mount a tmpfs: ${mount.stderr.toString().trim() || `mount exited ${mount.exitCode}`}`
+  } catch (e) {
+    return `cannot mount a tmpfs: ${(e as Error).message}`
+  }
+}
+
+/** Known before the tests are declared, so that they are skipped (and say why) rather than pass. */
+const cannotMount = await (async () => {
+  const probe = await mkdtemp(join(tmpdir(), 'disk-full-probe-'))
+  const reason = mountSmall(probe)
+  if (!reason) Bun.spawnSync(['umount', probe])
+  await rm(probe, { recursive: true, force: true })
+  return reason
+})()
+
 beforeAll(async () => {
   t = await startTestApp()
   f = await fixtures()
   token = await t.login()
+  if (cannotMount) return
   small = join(t.dataDir, 'small-disk')
   await mkdir(small)
-  const mount = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', small])
-  mounted = mount.exitCode === 0
-  if (!mounted) {
-    console.warn(`[disk-full] skipped: cannot mount a tmpfs (${mount.stderr.toString().trim()})`)
-    return
-  }
+  const failed = mountSmall(small)
+  if (failed) throw new Error(failed)
+  mounted = true
   for (const name of ['media', 'uploads', 'tmp']) {
     await rm(join(t.dataDir, name), { recursive: true, force: true })
     await mkdir(join(small, name))
@@ -75,9 +95,8 @@ async function video(size: number) {
   return bytes
 }
 
-describe('a full disk', () => {
+describeSkipIf(cannotMount)('a full disk', () => {
   test('tus PATCH: 507 with the message; nothing of it counted; it resumes once there is room', async () => {
-    if (!mounted) return
     const tus = tusVia(t, token)
     const bytes = await video(600_000)
     const created = await tus.create(bytes.length, 'video')
@@ -96,7 +115,6 @@ describe('a full disk', () => {
   })
 
   test('tus creation on a disk with no room left: 507', async () => {
-    if (!mounted) return
     await fill(0)
     try {
       const res = await tusVia(t, token).create(1000, 'video')
@@ -108,7 +126,6 @@ describe('a full disk', () => {
   })
 
   test('REST multipart upload: 507 with the message, not "Malformed multipart body"; nothing left', async () => {
-    if (!mounted) return
     const big = join(f.dir, 'big-for-disk-full.mp4')
     await Bun.write(big, await video(600_000))
     await fill(100_000)

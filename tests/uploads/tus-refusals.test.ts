@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { testSkipIf } from '../../testkit/skip.ts'
 import { patchAndStall } from '../../testkit/tus.ts'
 
 const SCRIPT = join(import.meta.dir, '..', 'fixtures', 'refused-patches.mjs')
@@ -107,7 +108,7 @@ describe('refused PATCHes of 8 MiB: 20 of 20 statuses seen', () => {
     ['bun', process.execPath],
   ] as const) {
     for (const client of ['http', 'superagent'] as const) {
-      test.skipIf(!runtime)(
+      testSkipIf(!runtime && `needs ${name} on PATH`)(
         `${client === 'http' ? "Node's http" : 'superagent'} under ${name}`,
         async () => {
           const release = await holdSlots()
@@ -124,7 +125,7 @@ describe('refused PATCHes of 8 MiB: 20 of 20 statuses seen', () => {
   }
 })
 
-test.skipIf(!NODE)(
+testSkipIf(!NODE && 'needs node on PATH')(
   'bodies of 1 MiB and of 60 MiB: their refusals are seen as well',
   async () => {
     const release = await holdSlots()
@@ -142,7 +143,7 @@ test.skipIf(!NODE)(
   120_000,
 )
 
-test.skipIf(!CURL)(
+testSkipIf(!CURL && 'needs curl on PATH')(
   'curl sees every refusal',
   async () => {
     const body = join(server.dataDir, 'refused-body')

@@ -9,6 +9,7 @@ import { handleUploadPaths } from '../../src/uploads/http.ts'
 import { createTusEndpoint, type TusEndpoint } from '../../src/uploads/tus.ts'
 import { UploadSlots } from '../../src/uploads/upload-slots.ts'
 import { fixtures } from '../../testkit/media.ts'
+import { testSkipIf } from '../../testkit/skip.ts'
 import {
   patchAndDrop,
   patchAndStall,
@@ -118,7 +119,15 @@ describe('tus endpoint', () => {
     expect(path).toMatch(/^\/uploads\/[0-9a-f]{32}$/)
     let offset = 0
     for (const cut of [700_000, 2_000_000]) {
-      await patchAndDrop(base, path, 'alice-token', offset, mp4.subarray(offset), cut - offset)
+      await patchAndDrop(
+        base,
+        path,
+        'alice-token',
+        offset,
+        mp4.subarray(offset),
+        cut - offset,
+        join(dir, idOf(path)),
+      )
       const head = await alice().head(path)
       const resumeAt = Number(head.headers.get('upload-offset'))
       expect(resumeAt).toBeGreaterThan(offset)
@@ -558,7 +567,7 @@ describe('tus endpoint', () => {
     expect(await readdir(shortDir)).toEqual([])
   })
 
-  test.skipIf(!Bun.which('node'))(
+  testSkipIf(!Bun.which('node') && 'needs node on PATH')(
     "the 423 of a claimed upload reaches Node's http client and superagent",
     async () => {
       const created = await alice().create(mp4.length, { kind: 'video' })

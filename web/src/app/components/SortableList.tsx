@@ -58,6 +58,9 @@ export function SortableList({ ids, nameOf, noun, onMove, children }: Props) {
       collisionDetection={closestCenter}
       onDragEnd={onDragEnd}
       accessibility={{
+        // Its hidden instructions and live region go to the body: inside a list or a table they
+        // would be children a list or a table may not have.
+        container: document.body,
         announcements,
         screenReaderInstructions: {
           draggable: `To move ${noun}, press Space or Enter, move it with the arrow keys, then press Space or Enter again to drop it, or Escape to cancel.`,

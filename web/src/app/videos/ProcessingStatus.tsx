@@ -55,12 +55,13 @@ export function ProcessingStatus({ video, onRetry, retrying }: Props) {
             <span className="font-medium">Processing failed</span>
             {video.error ? `: ${video.error}` : ''}
           </p>
+          {/* A 44 px target where the Manage cards show it (below md), as every card action. */}
           <button
             type="button"
             onClick={() => onRetry(video)}
             disabled={retrying}
             aria-label={`Retry ${video.title}`}
-            className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-2 py-0.5 font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-amber-500 disabled:opacity-50 dark:border-ink-700 dark:text-zinc-100 dark:hover:bg-ink-800"
+            className="inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md border border-zinc-300 px-2 py-0.5 font-medium md:min-h-0 md:min-w-0 text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-amber-500 disabled:opacity-50 dark:border-ink-700 dark:text-zinc-100 dark:hover:bg-ink-800"
           >
             <RetryIcon className="size-3.5" /> {retrying ? 'Retrying...' : 'Retry'}
           </button>

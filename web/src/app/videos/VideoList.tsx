@@ -68,7 +68,7 @@ function useRowDrag(video: Video) {
         {...attributes}
         {...listeners}
         aria-label={`Reorder ${video.title}`}
-        className="inline-flex size-9 shrink-0 cursor-grab touch-none items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 active:cursor-grabbing dark:text-zinc-400 dark:hover:bg-ink-800"
+        className="inline-flex size-11 shrink-0 cursor-grab touch-none items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 active:cursor-grabbing dark:text-zinc-400 dark:hover:bg-ink-800"
       >
         <Icons.grip />
       </button>
@@ -76,32 +76,42 @@ function useRowDrag(video: Video) {
   }
 }
 
-/** The 'Published' switch: visitors see the video, or only the dashboard does. */
+/**
+ * The 'Published' switch: visitors see the video, or only the dashboard does. The button is the
+ * whole 44 px target around the drawn track, and its `label` (the cards' visible "Published").
+ */
 function PublishSwitch({
   video,
   onPublish,
   busy,
-  id,
-}: Pick<VideoListProps, 'onPublish'> & { video: Video; busy: boolean; id?: string }) {
+  label,
+}: Pick<VideoListProps, 'onPublish'> & { video: Video; busy: boolean; label?: string }) {
   return (
     <button
-      id={id}
       type="button"
       role="switch"
       aria-checked={video.published}
       aria-label={`Published: ${video.title}`}
       disabled={busy}
       onClick={() => onPublish(video, !video.published)}
-      className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500 disabled:opacity-60 ${
-        video.published ? 'bg-amber-500' : 'bg-zinc-300 dark:bg-ink-700'
-      }`}
+      className={cn(
+        'group inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center gap-2 rounded-lg focus-visible:outline-2 focus-visible:outline-amber-500 disabled:opacity-60',
+        label && 'px-1.5 hover:bg-zinc-100 dark:hover:bg-ink-800',
+      )}
     >
       <span
         aria-hidden="true"
-        className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${
-          video.published ? 'translate-x-5' : 'translate-x-0.5'
+        className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors ${
+          video.published ? 'bg-amber-500' : 'bg-zinc-300 dark:bg-ink-700'
         }`}
-      />
+      >
+        <span
+          className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${
+            video.published ? 'translate-x-5' : 'translate-x-0.5'
+          }`}
+        />
+      </span>
+      {label}
     </button>
   )
 }
@@ -134,7 +144,7 @@ function Thumb({
 }
 
 const actionButton =
-  'inline-flex size-9 items-center justify-center rounded-lg focus-visible:outline-2 focus-visible:outline-amber-500'
+  'inline-flex size-11 items-center justify-center rounded-lg focus-visible:outline-2 focus-visible:outline-amber-500'
 
 // The table (wide screens) and the cards (small screens) share these controls.
 function EditButton({ video, onEdit }: Pick<VideoListProps, 'onEdit'> & { video: Video }) {
@@ -255,7 +265,9 @@ function TableRow(props: RowProps) {
   return (
     <tr ref={drag.ref} style={drag.style} className="bg-white align-middle dark:bg-ink-900">
       <td className="px-1 py-3">{drag.handle}</td>
-      <td className="px-2 py-3 text-zinc-500 tabular-nums">{offset + index + 1}</td>
+      <td className="px-2 py-3 text-zinc-500 tabular-nums dark:text-zinc-400">
+        {offset + index + 1}
+      </td>
       <td className="px-2 py-3">
         <Thumb video={video} onPlay={onPlay} className="h-12 w-20" />
       </td>
@@ -300,19 +312,27 @@ function Card(props: RowProps) {
       style={drag.style}
       className="rounded-xl border border-zinc-200 bg-white p-3 dark:border-ink-700 dark:bg-ink-900"
     >
-      <div className="flex gap-3">
-        <Thumb video={video} onPlay={onPlay} className="h-20 w-32" />
+      {/* Below 22rem the thumbnail takes the card's width above the text, which keeps a readable
+          column. */}
+      <div className="flex flex-col gap-3 min-[22rem]:flex-row">
+        <Thumb
+          video={video}
+          onPlay={onPlay}
+          className="aspect-video w-full min-[22rem]:aspect-auto min-[22rem]:h-20 min-[22rem]:w-32"
+        />
         <div className="min-w-0 flex-1">
-          <p className="text-xs text-zinc-500 tabular-nums">#{offset + index + 1}</p>
+          <p className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
+            #{offset + index + 1}
+          </p>
           <p className="line-clamp-2 break-words font-medium" title={video.title}>
             {video.title}
           </p>
           <dl className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-            <div className="flex gap-1">
+            <div className="flex flex-wrap gap-x-1">
               <dt>Updated:</dt>
               <dd>{formatDate(video.updatedAt)}</dd>
             </div>
-            <div className="flex gap-1">
+            <div className="flex flex-wrap gap-x-1">
               <dt>Created:</dt>
               <dd>{formatDate(video.createdAt)}</dd>
             </div>
@@ -320,30 +340,31 @@ function Card(props: RowProps) {
           <Status {...props} />
         </div>
       </div>
-      <div className="mt-3 flex items-center justify-between border-zinc-200 border-t pt-2 dark:border-ink-700">
-        <div className="flex items-center gap-2 text-sm">
-          <SelectBox
-            id={`select-card-${video._id}`}
-            video={video}
-            selected={selected}
-            onToggle={onToggle}
-          />
-          <label htmlFor={`select-card-${video._id}`} aria-hidden="true">
-            Select
-          </label>
-          <span className="ml-3 flex items-center gap-2">
-            <PublishSwitch
-              id={`publish-card-${video._id}`}
+      {/* Every control a 44 px target with its text inside it. The toggles and the actions wrap
+          onto two lines where one is too narrow, the actions kept at the right, so a card never
+          grows wider than the screen, and another action has room. */}
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-x-2 gap-y-1 border-zinc-200 border-t pt-2 dark:border-ink-700">
+        <div className="flex items-center gap-1 text-sm">
+          <label
+            htmlFor={`select-card-${video._id}`}
+            className="inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-1.5 hover:bg-zinc-100 dark:hover:bg-ink-800"
+          >
+            <SelectBox
+              id={`select-card-${video._id}`}
               video={video}
-              onPublish={props.onPublish}
-              busy={props.publishing.includes(video._id)}
+              selected={selected}
+              onToggle={onToggle}
             />
-            <label htmlFor={`publish-card-${video._id}`} aria-hidden="true">
-              Published
-            </label>
-          </span>
+            <span aria-hidden="true">Select</span>
+          </label>
+          <PublishSwitch
+            video={video}
+            onPublish={props.onPublish}
+            busy={props.publishing.includes(video._id)}
+            label="Published"
+          />
         </div>
-        <div className="flex gap-1">
+        <div className="ml-auto flex items-center gap-1">
           {drag.handle}
           <EditButton video={video} onEdit={onEdit} />
           <DeleteButton video={video} onDelete={onDelete} />
