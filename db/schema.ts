@@ -239,3 +239,50 @@ export const activityLog = pgTable(
 
 export type SiteVersionRow = typeof siteVersions.$inferSelect
 export type ActivityRow = typeof activityLog.$inferSelect
+
+/**
+ * Private review links (docs/decisions/063): a secret address that shows one work. Only the
+ * token's SHA-256 is kept; the token itself is an HMAC of `id` under a server key, so the
+ * dashboard can show the address again. A link stays after it is revoked or expires (the
+ * dashboard lists it), and goes with its work.
+ */
+export const reviewLinks = pgTable(
+  'review_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    note: text('note'),
+    passwordHash: text('password_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+    openCount: integer('open_count').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('review_links_token_idx').on(t.tokenHash),
+    index('review_links_video_idx').on(t.videoId, t.createdAt.desc()),
+  ],
+)
+
+/**
+ * The first open of a link per day per address, for the count and the activity log: the
+ * address is kept only as an HMAC, and rows older than two days are swept.
+ */
+export const reviewLinkOpens = pgTable(
+  'review_link_opens',
+  {
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => reviewLinks.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    addressHash: text('address_hash').notNull(),
+  },
+  (t) => [uniqueIndex('review_link_opens_idx').on(t.linkId, t.day, t.addressHash)],
+)
+
+export type ReviewLinkRow = typeof reviewLinks.$inferSelect

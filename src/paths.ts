@@ -16,10 +16,11 @@ import { createMetrics } from './http/metrics.ts'
 import { pathnameOf } from './http/pathname.ts'
 import { createPublicPages } from './http/public-pages.ts'
 import { AnswerCache } from './http/response-cache.ts'
+import { createReviewPages } from './http/review-pages.ts'
 import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
 import { createWorkPages } from './http/work-pages.ts'
-import { handleMediaPaths, type MasterAccess } from './media/http.ts'
+import { handleMediaPaths, type MediaAccess } from './media/http.ts'
 import type { MediaQueue } from './processing/queue.ts'
 import { handleRest } from './rest/index.ts'
 import { fail } from './rest/respond.ts'
@@ -130,9 +131,19 @@ export function createPaths(deps: {
     )
   }
 
-  const masters: MasterAccess = {
+  const reviewPages = createReviewPages({
+    links: services.reviewLinks,
+    pages,
+    store: services.media,
+    publicUrl: config.publicUrl,
+  })
+
+  const mediaAccess: MediaAccess = {
     openMasters: () => services.videos.openMasters(),
+    privateNames: () => services.videos.privateNames(),
     signed: (name, search) => services.masterLinks.verify(name, search),
+    prefixSigned: (first, expires, signature) =>
+      services.prefixes.verify(first, expires, signature),
     admin: async (req) => (await services.sessions.sessionOf(req)) !== null,
   }
 
@@ -158,8 +169,12 @@ export function createPaths(deps: {
     }
     const upload = handleUploadPaths(req, pathname, uploadDeps, closeIfIdle)
     if (upload) return upload
-    const media = handleMediaPaths(req, pathname, services.media, masters)
+    const media = handleMediaPaths(req, pathname, services.media, mediaAccess)
     if (media) return media
+    if (pathname.startsWith('/r/')) {
+      const review = await reviewPages(req, pathname, clientIp)
+      if (review) return review
+    }
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return handleRest(req, await createContext(services, req, clientIp))
     }

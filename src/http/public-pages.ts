@@ -150,6 +150,16 @@ export function createPublicPages(deps: Deps) {
       return page && notFound(page)
     },
 
+    /**
+     * A review link's page as HTML (src/http/review-pages.ts), never kept: it is one link's, and
+     * its caller answers it. `own` replaces the shell's title and description; null without a
+     * built shell.
+     */
+    async review(raw: { kind: 'review'; video: unknown }, own: string): Promise<string | null> {
+      const html = await shell()?.value
+      return html ? compose(html, raw, { own }) : null
+    },
+
     /** A work's page; `own` replaces the shell's title and description. */
     work: (req: Request, video: PublicVideoView, own: string) =>
       answer(req, `work:${video.slug}`, async () => ({ kind: 'work', site: await site(), video }), {

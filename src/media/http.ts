@@ -1,6 +1,8 @@
 // /media/*: stored files and derived outputs straight from disk with Range support. Streams,
-// thumbnails and logos are for everyone; a master only while no streams exist for it, otherwise
-// to an admin session or through a signed link (docs/decisions/058, 059).
+// thumbnails and logos of a shown work are for everyone; a master only while no streams exist
+// for it, otherwise to an admin session or through a signed link (docs/decisions/058, 059). A
+// hidden work's files answer only to an admin session, under a signed prefix (/media/s/…), or
+// through a review link (/r/<token>/media/…, src/http/review-pages.ts): docs/decisions/064.
 import { IMMUTABLE, serveFile } from './range.ts'
 import { derivedFile, type MediaStore, pathOfName, typeOfName } from './store.ts'
 
@@ -10,15 +12,22 @@ const PLAYLIST_CACHE = 'public, max-age=60'
 // A master's access changes under the same URL (its streams arrive): no shared cache may keep it,
 // and a browser asks again each time, so a master that closed to visitors stays closed.
 const MASTER_CACHE = 'private, no-cache'
+/** A hidden work's files: for the one browser that asked, checked again on every request. */
+export const PRIVATE_CACHE = 'private, no-cache'
 
 const MEDIA_PREFIX = '/media/'
+const SIGNED_PREFIX = /^s\/(\d{1,12})\/([A-Za-z0-9_-]{43})\/(.+)$/
 
-/** Who may fetch a master (a stored file of a video type). */
-export type MasterAccess = {
+/** Who may fetch what. */
+export type MediaAccess = {
   /** The masters visitors may fetch now. */
   openMasters(): Promise<ReadonlySet<string>>
+  /** The folders and stored names of works visitors do not see (hidden, failed). */
+  privateNames(): Promise<ReadonlySet<string>>
   /** Whether the URL's query signs this name (and has not expired). */
   signed(name: string, search: URLSearchParams): Promise<boolean>
+  /** Whether a /media/s/<expires>/<signature>/ prefix signs `first` (and has not expired). */
+  prefixSigned(first: string, expires: string, signature: string): Promise<boolean>
   /** Whether the request carries an admin's session. */
   admin(request: Request): Promise<boolean>
 }
@@ -28,19 +37,37 @@ export function handleMediaPaths(
   request: Request,
   pathname: string,
   store: MediaStore,
-  masters: MasterAccess,
+  access: MediaAccess,
 ): Promise<Response> | undefined {
   if (!pathname.startsWith(MEDIA_PREFIX)) return undefined
-  return media(request, pathname, store, masters)
+  return media(request, pathname, store, access)
 }
 
 const notFound = () => new Response('Not found', { status: 404 })
 
-async function media(request: Request, pathname: string, store: MediaStore, masters: MasterAccess) {
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return new Response('Method not allowed', { status: 405, headers: { Allow: 'GET, HEAD' } })
-  }
+export const methodNotAllowed = () =>
+  new Response('Method not allowed', { status: 405, headers: { Allow: 'GET, HEAD' } })
+
+/** The first segment of a path after /media/: a stream folder or a stored file's name. */
+export function firstSegment(rest: string): string {
+  const slash = rest.indexOf('/')
+  return slash < 0 ? rest : rest.slice(0, slash)
+}
+
+async function media(request: Request, pathname: string, store: MediaStore, access: MediaAccess) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed()
   const name = pathname.slice(MEDIA_PREFIX.length)
+  const signed = SIGNED_PREFIX.exec(name)
+  if (signed) {
+    const [, expires = '', signature = '', rest = ''] = signed
+    if (!(await access.prefixSigned(firstSegment(rest), expires, signature))) return notFound()
+    return (await servePrivate(request, rest, store)) ?? notFound()
+  }
+  // The one question a shown work's request adds: a lookup in a set kept until the next change.
+  if ((await access.privateNames()).has(firstSegment(name))) {
+    if (!(await access.admin(request))) return notFound()
+    return (await servePrivate(request, name, store)) ?? notFound()
+  }
   if (name.includes('/')) {
     const file = derivedFile(store, name.split('/'))
     if (!file) return notFound()
@@ -54,15 +81,33 @@ async function media(request: Request, pathname: string, store: MediaStore, mast
 
   const search = new URL(request.url).searchParams
   if (search.has('signature')) {
-    if (!(await masters.signed(name, search))) return notFound()
+    if (!(await access.signed(name, search))) return notFound()
     const res = await serveFile(request, path, type, MASTER_CACHE)
     // The link is the "download the original" of the dashboard; a <video> ignores this header.
     if (res.ok) res.headers.set('Content-Disposition', 'attachment')
     return res
   }
   // 404, not 401: a visitor learns nothing about which names exist.
-  if (!(await masters.openMasters()).has(name) && !(await masters.admin(request))) {
+  if (!(await access.openMasters()).has(name) && !(await access.admin(request))) {
     return notFound()
   }
   return serveFile(request, path, type, MASTER_CACHE)
+}
+
+/**
+ * A file of the store (`rest`: what follows /media/) for a caller already let in, kept by no
+ * shared cache; undefined for anything the store could not hold.
+ */
+export async function servePrivate(
+  request: Request,
+  rest: string,
+  store: MediaStore,
+): Promise<Response | undefined> {
+  if (rest.includes('/')) {
+    const file = derivedFile(store, rest.split('/'))
+    return file && serveFile(request, file.path, file.type, PRIVATE_CACHE)
+  }
+  const path = pathOfName(store, rest)
+  const type = typeOfName(rest)
+  return path && type ? serveFile(request, path, type, PRIVATE_CACHE) : undefined
 }

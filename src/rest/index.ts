@@ -5,11 +5,18 @@ import { type Context, createCallerFactory } from '../trpc.ts'
 import { adminRoutes } from './admins.ts'
 import { authRoutes } from './auth.ts'
 import { fail } from './respond.ts'
+import { reviewLinkRoutes } from './review-links.ts'
 import { match, type Route } from './route-table.ts'
 import { siteRoutes } from './site.ts'
 import { videoRoutes } from './videos.ts'
 
-const routes: Route[] = [...authRoutes, ...adminRoutes, ...videoRoutes, ...siteRoutes]
+const routes: Route[] = [
+  ...authRoutes,
+  ...adminRoutes,
+  ...reviewLinkRoutes,
+  ...videoRoutes,
+  ...siteRoutes,
+]
 export const createCaller = createCallerFactory(appRouter)
 
 /** The pattern that answers `method` on `pathname` (or its path, for a 405), for metrics' labels. */

@@ -234,6 +234,27 @@ const specs: Specs = {
     // Not a change of the page by itself: the save that uses the image is recorded.
     addImage: null,
   },
+  reviewLinks: {
+    create: {
+      before: async (ctx, input) => (await ctx.services.videos.get(input.videoId)).title,
+      after: ({ output, before }) => ({
+        kind: 'reviewLink.create',
+        summary: `Made a review link for ${quoted(titleOf(before))}${output.note ? ` (${output.note})` : ''}${output.hasPassword ? ', with a password' : ''}${output.expiresAt ? `, until ${output.expiresAt}` : ', never expiring'}`,
+        target: { id: output.videoId, title: titleOf(before) },
+      }),
+    },
+    revoke: {
+      before: async (ctx, input) => (await ctx.services.videos.get(input.videoId)).title,
+      after: ({ input, output, before }) =>
+        output.changed
+          ? {
+              kind: 'reviewLink.revoke',
+              summary: `Revoked a review link of ${quoted(titleOf(before))}`,
+              target: { id: input.videoId, title: titleOf(before) },
+            }
+          : null,
+    },
+  },
 }
 
 /** The rules a procedure is recorded by, loosely typed for the middleware. */

@@ -2,6 +2,7 @@ import { router } from '../trpc.ts'
 import { activityRouter } from './activity.ts'
 import { adminsRouter } from './admins.ts'
 import { authRouter } from './auth.ts'
+import { reviewLinksRouter } from './review-links.ts'
 import { siteRouter } from './site.ts'
 import { videosRouter } from './videos.ts'
 
@@ -11,6 +12,7 @@ export const appRouter = router({
   videos: videosRouter,
   site: siteRouter,
   activity: activityRouter,
+  reviewLinks: reviewLinksRouter,
 })
 
 export type AppRouter = typeof appRouter

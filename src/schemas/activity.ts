@@ -19,6 +19,9 @@ export const activityKinds = {
   'admin.delete': 'Admin deleted',
   'site.update': 'Site content changed',
   'site.undo': 'Site change undone',
+  'reviewLink.create': 'Review link made',
+  'reviewLink.revoke': 'Review link revoked',
+  'reviewLink.open': 'Review link opened',
   other: 'Other',
 } as const
 export type ActivityKind = keyof typeof activityKinds

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts'
 import type { Database } from '../database.ts'
 import { createMailer } from '../mail/mailer.ts'
 import { createMasterLinks } from '../media/master-links.ts'
+import { createMediaPrefixes } from '../media/media-prefixes.ts'
 import { mediaStore } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { mailFrom } from '../schemas/brand.ts'
@@ -14,6 +15,7 @@ import { createUploads } from '../uploads/index.ts'
 import { createActivityService } from './activity.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
+import { createReviewLinksService } from './review-links.ts'
 import { serverKey } from './server-keys.ts'
 import { createSiteService } from './site.ts'
 import { createVideosService } from './videos.ts'
@@ -28,7 +30,17 @@ export function createServices(config: Config, database: Database, queue: MediaQ
   const media = mediaStore(config.dataDir)
   const uploads = createUploads(config.dataDir)
   const masterLinks = createMasterLinks(() => serverKey(database.db, 'media-links'))
+  const prefixes = createMediaPrefixes(() => serverKey(database.db, 'media-links'))
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })
+  const videos = createVideosService({
+    db: database.db,
+    store: media,
+    uploads: uploads.tus,
+    queue,
+    links: masterLinks,
+    prefixes,
+  })
+  const activity = createActivityService(database.db)
   return {
     auth,
     /** The session behind a request, and the one guard of entries outside tRPC. */
@@ -37,19 +49,23 @@ export function createServices(config: Config, database: Database, queue: MediaQ
     /** The store of verified files (DATA_DIR/media) and its scratch space. */
     media,
     uploads,
-    videos: createVideosService({
-      db: database.db,
-      store: media,
-      uploads: uploads.tus,
-      queue,
-      links: masterLinks,
-    }),
+    videos,
     /** Signs and checks the short-lived links to a master (docs/decisions/059). */
     masterLinks,
+    /** Signs and checks the prefixes of hidden works' media for admins (docs/decisions/064). */
+    prefixes,
+    /** Private review links of a work (docs/decisions/063). */
+    reviewLinks: createReviewLinksService({
+      db: database.db,
+      videos,
+      activity,
+      publicUrl: config.publicUrl,
+      loadKey: () => serverKey(database.db, 'review-links'),
+    }),
     /** The public page's editable content and its images (issue 16). */
     site: createSiteService({ db: database.db, store: media }),
     /** The append-only record of what admins did (issue 16). */
-    activity: createActivityService(database.db),
+    activity,
   }
 }
 

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import { serverKeys } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 
-export type ServerKeyName = 'media-links'
+export type ServerKeyName = 'media-links' | 'review-links'
 
 /** The key named `name` as base64url (32 random bytes), made now if none exists. */
 export async function serverKey(db: Db, name: ServerKeyName): Promise<string> {

@@ -10,6 +10,7 @@ import type { Db } from '../database.ts'
 import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
 import type { MasterLink, MasterLinks } from '../media/master-links.ts'
+import type { MediaPrefixes } from '../media/media-prefixes.ts'
 import { type MediaStore, partialJobId, removeFolders, removeNames, sweep } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { requeue, unprocessed } from '../processing/video-rows.ts'
@@ -99,8 +100,38 @@ export function createVideosService(deps: {
   uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
   queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'activeJobs'>
   links: Pick<MasterLinks, 'sign'>
+  /** Signs the media URLs of hidden works in admins' answers (docs/decisions/064). */
+  prefixes: MediaPrefixes
 }) {
-  const { db, store, queue } = deps
+  const { db, store, queue, prefixes } = deps
+  // Admins' answers hold signed prefixes of the bucket they were made in: a new bucket makes
+  // every kept answer stale, as a write does.
+  let bucket = prefixes.bucket()
+  const syncBucket = () => {
+    const now = prefixes.bucket()
+    if (now !== bucket) {
+      bucket = now
+      reads.invalidate()
+    }
+  }
+
+  /** A video as admins see it: a hidden work's files under signed prefixes, its own URLs closed. */
+  async function adminView(row: ViewRow): Promise<VideoView> {
+    const view = toView(row)
+    if (row.published && row.status !== 'failed') return view
+    await prefixes.ready()
+    const sign = (url: string) => prefixes.url(url)
+    const signOrNull = (url: string | null) => (url === null ? null : sign(url))
+    return {
+      ...view,
+      videoUrl: sign(view.videoUrl),
+      thumbnailUrl: sign(view.thumbnailUrl),
+      brandLogoUrl: sign(view.brandLogoUrl),
+      hlsUrl: signOrNull(view.hlsUrl),
+      mp4Url: signOrNull(view.mp4Url),
+      previewUrl: signOrNull(view.previewUrl),
+    }
+  }
 
   async function find(id: string): Promise<ViewRow> {
     const [row] = UUID_RE.test(id)
@@ -169,7 +200,7 @@ export function createVideosService(deps: {
       .limit(limit)
       .offset((page - 1) * limit)
     const totalPages = Math.max(1, Math.ceil(total / limit))
-    return { videos: rows.map(toView), total, totalPages, page, limit, order }
+    return { videos: await Promise.all(rows.map(adminView)), total, totalPages, page, limit, order }
   }
 
   /** Every published work, in the curated order: SPEC's answer, with no cap. */
@@ -221,6 +252,7 @@ export function createVideosService(deps: {
 
   return {
     async list(input: { page: number; limit: number; order: VideoOrder }) {
+      syncBucket()
       return reads.get(`list:${input.page}:${input.limit}:${input.order}`, () => listPage(input))
     },
 
@@ -238,10 +270,13 @@ export function createVideosService(deps: {
     invalidate: () => reads.invalidate(),
 
     /** A counter that moves with every change to the videos. */
-    version: () => reads.version,
+    version: () => {
+      syncBucket()
+      return reads.version
+    },
 
     async get(id: string): Promise<VideoView> {
-      return toView(await find(id))
+      return adminView(await find(id))
     },
 
     /** A short-lived link to the video's master as uploaded, for an admin (docs/decisions/059). */
@@ -261,6 +296,47 @@ export function createVideosService(deps: {
           .from(videos)
           .where(and(isNull(videos.streamsKey), ne(videos.status, 'failed')))
         return new Set(rows.map((row) => row.videoKey))
+      })
+    },
+
+    /**
+     * The stream folders and stored names of every work visitors do not see (hidden or failed):
+     * /media answers them only to admins (docs/decisions/064). Kept until the next change, so a
+     * shown work's request pays one set lookup.
+     */
+    async privateNames(): Promise<ReadonlySet<string>> {
+      return reads.get('private-names', async () => {
+        const rows = await db
+          .select({
+            streamsKey: videos.streamsKey,
+            videoKey: videos.videoKey,
+            thumbnailKey: videos.thumbnailKey,
+            brandLogoKey: videos.brandLogoKey,
+          })
+          .from(videos)
+          .where(or(eq(videos.published, false), eq(videos.status, 'failed')))
+        const names = new Set<string>()
+        for (const row of rows) {
+          for (const name of [row.streamsKey, ...keysOf(row)]) if (name) names.add(name)
+        }
+        return names
+      })
+    },
+
+    /**
+     * A work as its review page shows it, shown or hidden, with the folder and names its page
+     * may fetch; null when it is gone.
+     */
+    async forReview(
+      id: string,
+    ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {
+      return reads.get(`review:${id}`, async () => {
+        const [row] = UUID_RE.test(id)
+          ? await db.select(viewColumns).from(videos).where(eq(videos.id, id))
+          : []
+        if (!row) return null
+        const names = new Set([...keysOf(row), ...(row.streamsKey ? [row.streamsKey] : [])])
+        return { video: toPublicView(toView(row)), names }
       })
     },
 
@@ -303,7 +379,7 @@ export function createVideosService(deps: {
       )
       reads.invalidate()
       queue.wake()
-      return toView(row)
+      return adminView(row)
     },
 
     async update(
@@ -363,7 +439,7 @@ export function createVideosService(deps: {
       if (oldStreams !== null) queue.wake()
       await removeNames(store, replaced)
       if (oldStreams) await removeFolders(store, [oldStreams])
-      return toView(row)
+      return adminView(row)
     },
 
     /** Puts a failed video back in the queue; 409 for a video in any other state. */
@@ -373,7 +449,7 @@ export function createVideosService(deps: {
       if (!moved) throw new AppError('CONFLICT', retryNotFailed)
       reads.invalidate()
       queue.wake()
-      return toView(await find(moved))
+      return adminView(await find(moved))
     },
 
     /**
@@ -464,9 +540,9 @@ export function createVideosService(deps: {
         .where(and(eq(videos.id, current.id), ne(videos.published, published)))
         .returning(viewColumns)
       // Already so, or deleted meanwhile (find's 404).
-      if (!row) return { video: toView(await find(current.id)), changed: false }
+      if (!row) return { video: await adminView(await find(current.id)), changed: false }
       reads.invalidate()
-      return { video: toView(row), changed: true }
+      return { video: await adminView(row), changed: true }
     },
 
     /** Start-up: every queued video gets its job, unless it has one (idempotent). */

@@ -33,10 +33,12 @@ beforeAll(async () => {
 })
 afterAll(() => rm(dataDir, { recursive: true, force: true }))
 
-// Derived files never ask who is calling: nobody may.
+// A shown work's derived files never ask who is calling: nobody may.
 const nobody = {
   openMasters: async () => new Set<string>(),
+  privateNames: async () => new Set<string>(),
   signed: async () => false,
+  prefixSigned: async () => false,
   admin: async () => false,
 }
 const get = (path: string, headers: HeadersInit = {}, method = 'GET') =>

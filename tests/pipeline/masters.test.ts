@@ -99,7 +99,12 @@ describe('a file that claims more than it holds', () => {
     // Its own processing takes seconds, or minutes on a machine loaded by other work.
     const second = await watchVideo(fetch, token, good._id, settled, { timeoutMs: 240_000 })
     expect(second.video.status).toBe('ready')
-    failed = first.video as typeof failed
+    // The admin's answer puts a hidden work's files under a signed prefix (docs/decisions/064):
+    // what a visitor could have kept or guessed is the plain address.
+    failed = {
+      ...first.video,
+      videoUrl: first.video.videoUrl.replace(/^\/media\/s\/\d+\/[\w-]{43}\//, '/media/'),
+    } as typeof failed
     ready = second.video as typeof ready
   }, 300_000)
 })

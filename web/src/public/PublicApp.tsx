@@ -3,6 +3,7 @@
 import { useEffect } from 'react'
 import { PublicPage } from './PublicPage.tsx'
 import type { PageData } from './page-data.ts'
+import { ReviewPage } from './ReviewPage.tsx'
 import { WorkPage } from './WorkPage.tsx'
 
 type Props = {
@@ -14,6 +15,7 @@ type Props = {
 
 export function PublicApp({ data, onMounted }: Props) {
   useEffect(() => onMounted?.(), [onMounted])
+  if (data?.kind === 'review') return <ReviewPage video={data.video} />
   if (data?.kind === 'work') return <WorkPage video={data.video} site={data.site} />
   return <PublicPage initial={data ?? undefined} />
 }

@@ -71,7 +71,7 @@ function FetchedFooter() {
  * The poster and a play button; the stream is attached only on the click (hls.js is not part of
  * the page's first load), then plays with native controls.
  */
-function WorkPlayer({ video }: { video: PublicVideo }) {
+export function WorkPlayer({ video }: { video: PublicVideo }) {
   const [started, setStarted] = useState(false)
   const ratio = `${video.width ?? 16} / ${video.height ?? 9}`
   return (

@@ -13,7 +13,9 @@ import { type PublicSite, publicSiteFrom } from './siteContent.ts'
 
 export type LandingData = { kind: 'landing'; site: PublicSite | null; page: PublicPage }
 export type WorkData = { kind: 'work'; site: PublicSite | null; video: PublicVideo }
-export type PageData = LandingData | WorkData
+/** A private review link's page: the work alone, its media under the link's path. */
+export type ReviewData = { kind: 'review'; video: PublicVideo }
+export type PageData = LandingData | WorkData | ReviewData
 
 function siteOrNull(value: unknown): PublicSite | null {
   try {
@@ -24,12 +26,16 @@ function siteOrNull(value: unknown): PublicSite | null {
 }
 
 /**
- * `{ kind: 'landing', site, videos }` (`videos` as GET /api/public/videos?limit=12 answers it) or
- * `{ kind: 'work', site, video }`; null when it is neither.
+ * `{ kind: 'landing', site, videos }` (`videos` as GET /api/public/videos?limit=12 answers it),
+ * `{ kind: 'work', site, video }` or `{ kind: 'review', video }`; null when it is none.
  */
 export function pageDataFrom(raw: unknown): PageData | null {
   if (!isRecord(raw)) return null
   const site = siteOrNull(raw.site ?? null)
+  if (raw.kind === 'review') {
+    const video = toVideo(raw.video)
+    return video ? { kind: 'review', video } : null
+  }
   if (raw.kind === 'work') {
     const video = toVideo(raw.video)
     return video ? { kind: 'work', site, video } : null

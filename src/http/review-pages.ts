@@ -1,0 +1,251 @@
+// /r/<token>: a private review link's page (docs/public-site.md, docs/decisions/063). The work's
+// title, description and player with the studio's name and mark, nothing else of the site; never
+// indexed, never cached by anyone but the one browser. A password comes first when the link has
+// one: a right one sets a cookie for this link's path only. The page's media is under the link's
+// path too (/r/<token>/media/…), so every playlist and segment asks the link again: a revoked or
+// expired link stops the next segment of a player already playing (docs/decisions/064). An
+// expired or revoked link answers 410 with a plain page; an unknown token 404, padded so both
+// take as long as a known one.
+import type { ReviewLinkRow } from '../../db/schema.ts'
+import { firstSegment, methodNotAllowed, servePrivate } from '../media/http.ts'
+import type { MediaStore } from '../media/store.ts'
+import { BRAND } from '../schemas/brand.ts'
+import { escapeHtml } from '../schemas/html.ts'
+import { reviewLinkGoneMessage } from '../schemas/review-link.ts'
+import type { ReviewLinksService } from '../services/review-links.ts'
+import type { PublicVideoView } from '../services/videos.ts'
+import { readCapped } from './body.ts'
+import type { PublicPages } from './public-pages.ts'
+
+const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+))?\/?$/
+export const PASS_COOKIE = 'review_pass'
+/** Every refusal and every page takes at least this long: a known token's work hides in it. */
+export const ANSWER_FLOOR_MS = 40
+const FORM_LIMIT = 4096
+const NOT_FOUND_MESSAGE = 'This link does not exist. Check the address, or ask the studio for it.'
+
+type Deps = {
+  links: ReviewLinksService
+  pages: Pick<PublicPages, 'review'>
+  store: MediaStore
+  /** https in production: the cookie is then Secure. */
+  publicUrl: string
+}
+
+const PRIVATE = 'private, no-store'
+
+function html(body: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': PRIVATE,
+      'X-Robots-Tag': 'noindex, nofollow',
+      'Referrer-Policy': 'no-referrer',
+      ...headers,
+    },
+  })
+}
+
+/** A small page of its own: the studio's name and a message (or the password form). */
+function plainPage(title: string, content: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="robots" content="noindex, nofollow" />
+    <title>${escapeHtml(title)} — ${escapeHtml(BRAND.name)}</title>
+    <style>
+      body{margin:0;min-height:100vh;display:grid;place-items:center;background:#09090a;color:#f4f1ea;font:16px/1.5 system-ui,sans-serif}
+      main{max-width:26rem;padding:2rem 1.5rem}
+      .brand{font-size:.8rem;letter-spacing:.2em;text-transform:uppercase;color:#b9b4aa}
+      h1{font-size:1.5rem;margin:.5rem 0 1rem}
+      label{display:block;margin:1rem 0 .25rem}
+      input{box-sizing:border-box;width:100%;padding:.6rem .75rem;border-radius:.375rem;border:1px solid #6b665e;background:#17171a;color:inherit;font:inherit}
+      button{margin-top:1rem;padding:.6rem 1.25rem;border:0;border-radius:999px;background:#f2c14e;color:#09090a;font:inherit;font-weight:600;cursor:pointer}
+      input:focus-visible,button:focus-visible{outline:3px solid #f2c14e;outline-offset:2px}
+      .error{color:#ffb4a8}
+    </style>
+  </head>
+  <body>
+    <main>
+      <p class="brand">${escapeHtml(BRAND.name)}</p>
+      ${content}
+    </main>
+  </body>
+</html>
+`
+}
+
+const message = (title: string, text: string) =>
+  plainPage(title, `<h1>${escapeHtml(title)}</h1>\n      <p>${escapeHtml(text)}</p>`)
+
+function passwordForm(token: string, error?: string): string {
+  const errorLine = error
+    ? `<p class="error" id="password-error" role="alert">${escapeHtml(error)}</p>`
+    : ''
+  return plainPage(
+    'Password needed',
+    `<h1>Password needed</h1>
+      <p>The studio protected this preview with a password.</p>
+      <form method="post" action="/r/${escapeHtml(token)}">
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required${error ? ' aria-invalid="true" aria-describedby="password-error"' : ''} />
+        ${errorLine}
+        <button type="submit">Open</button>
+      </form>`,
+  )
+}
+
+function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
+  }
+  return undefined
+}
+
+/** The page's data: its media under the link's own path, and no public address of the work. */
+function underLink(video: PublicVideoView, token: string): PublicVideoView {
+  const move = (url: string) => (url.startsWith('/media/') ? `/r/${token}${url}` : url)
+  const moveOrNull = (url: string | null) => (url === null ? null : move(url))
+  return {
+    ...video,
+    videoUrl: move(video.videoUrl),
+    thumbnailUrl: move(video.thumbnailUrl),
+    brandLogoUrl: move(video.brandLogoUrl),
+    hlsUrl: moveOrNull(video.hlsUrl),
+    mp4Url: moveOrNull(video.mp4Url),
+    previewUrl: moveOrNull(video.previewUrl),
+    slug: '',
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export function createReviewPages(deps: Deps) {
+  const secure = deps.publicUrl.startsWith('https:')
+
+  function passCookie(token: string, link: ReviewLinkRow, value: string): string {
+    const parts = [
+      `${PASS_COOKIE}=${value}`,
+      `Path=/r/${token}`,
+      'HttpOnly',
+      'SameSite=Lax',
+      ...(secure ? ['Secure'] : []),
+    ]
+    // Valid as long as the link; a link that never expires keeps it for the browser's session.
+    if (link.expiresAt) parts.push(`Expires=${link.expiresAt.toUTCString()}`)
+    return parts.join('; ')
+  }
+
+  async function page(
+    req: Request,
+    token: string,
+    link: ReviewLinkRow,
+    address: () => string,
+  ): Promise<Response> {
+    const work = await deps.links.work(link)
+    if (!work) return gone()
+    if (!(await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))) {
+      return html(passwordForm(token), 200)
+    }
+    await deps.links.opened(link, address()).catch((error: unknown) => {
+      // The page still opens: an uncounted open is better than a preview refused.
+      console.error(`[review] recording an open failed: ${(error as Error).message}`)
+    })
+    const video = work.video
+    const own = [
+      `<title>${escapeHtml(`${video.title} — ${BRAND.name}`)}</title>`,
+      '<meta name="robots" content="noindex, nofollow" />',
+    ].join('\n    ')
+    const body = await deps.pages.review({ kind: 'review', video: underLink(video, token) }, own)
+    if (body === null) {
+      return html(message('Not available', 'This page cannot be shown right now.'), 503)
+    }
+    return html(body, 200)
+  }
+
+  async function submit(
+    req: Request,
+    token: string,
+    link: ReviewLinkRow,
+    address: () => string,
+  ): Promise<Response> {
+    const back = { Location: `/r/${token}` }
+    if (!link.passwordHash) return new Response(null, { status: 303, headers: back })
+    let password = ''
+    try {
+      password = new URLSearchParams(await readCapped(req, FORM_LIMIT)).get('password') ?? ''
+    } catch {
+      return html(passwordForm(token, 'That could not be read. Please try again.'), 400)
+    }
+    const checked = await deps.links.checkPassword(link, password, address())
+    if (checked.ok) {
+      return new Response(null, {
+        status: 303,
+        headers: {
+          ...back,
+          'Set-Cookie': passCookie(token, link, checked.cookie),
+          'Cache-Control': PRIVATE,
+        },
+      })
+    }
+    if (checked.retryMs !== undefined) {
+      const minutes = Math.max(1, Math.ceil(checked.retryMs / 60_000))
+      return html(
+        passwordForm(
+          token,
+          `Too many tries. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        ),
+        429,
+        { 'Retry-After': String(Math.ceil(checked.retryMs / 1000)) },
+      )
+    }
+    return html(passwordForm(token, 'That password is not right.'), 401)
+  }
+
+  async function media(req: Request, rest: string, link: ReviewLinkRow): Promise<Response> {
+    const work = await deps.links.work(link)
+    if (!work) return gone()
+    const allowed =
+      work.names.has(firstSegment(rest.slice('media/'.length))) &&
+      (await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))
+    const res = allowed
+      ? await servePrivate(req, rest.slice('media/'.length), deps.store)
+      : undefined
+    return res ?? new Response('Not found', { status: 404, headers: { 'Cache-Control': PRIVATE } })
+  }
+
+  const gone = () => html(message('Link expired', reviewLinkGoneMessage), 410)
+  const unknown = () => html(message('Link not found', NOT_FOUND_MESSAGE), 404)
+
+  /** The answer for `pathname`, or null when it is not under /r/. */
+  return async function handleReviewPaths(
+    req: Request,
+    pathname: string,
+    address: () => string,
+  ): Promise<Response | null> {
+    const match = REVIEW_PATH.exec(pathname)
+    if (!match) return null
+    const started = performance.now()
+    const padded = async (res: Response) => {
+      const left = ANSWER_FLOOR_MS - (performance.now() - started)
+      if (left > 0) await sleep(left)
+      return res
+    }
+    const [, token = '', rest] = match
+    const isRead = req.method === 'GET' || req.method === 'HEAD'
+    if (!isRead && !(req.method === 'POST' && !rest)) return methodNotAllowed()
+    const found = await deps.links.resolve(token)
+    if (found.state === 'unknown') return padded(unknown())
+    if (found.state === 'gone') return padded(gone())
+    if (rest) return media(req, rest, found.link)
+    return padded(
+      req.method === 'POST'
+        ? await submit(req, token, found.link, address)
+        : await page(req, token, found.link, address),
+    )
+  }
+}

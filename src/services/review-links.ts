@@ -1,0 +1,259 @@
+// Private review links (docs/decisions/063): a secret address (/r/<token>) that shows one work,
+// shown or hidden, to whoever holds it, until it expires or is revoked, optionally behind a
+// password. The token is an HMAC of the link's random id under a server key: the database keeps
+// only its SHA-256 (a copy of the database opens nothing), and the dashboard can show the
+// address again. A password is hashed and rate-limited as a sign-in is (docs/decisions/008, 062);
+// a right one earns a cookie for that link's path only, signed with the link's id.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { and, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
+import { type ReviewLinkRow, reviewLinkOpens, reviewLinks } from '../../db/schema.ts'
+import { LimitStore } from '../auth/limit-store.ts'
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/password.ts'
+import { AttemptLimits, type LimitOptions } from '../auth/rate-limit.ts'
+import { hashToken } from '../auth/tokens.ts'
+import type { Db } from '../database.ts'
+import { AppError } from '../errors.ts'
+import {
+  type CreateReviewLinkInput,
+  createReviewLinkSchema,
+  type ReviewLinkView,
+  reviewLinkLimits,
+} from '../schemas/review-link.ts'
+import type { ActivityService } from './activity.ts'
+import type { PublicVideoView, VideosService } from './videos.ts'
+
+/** As a sign-in's (src/services/auth.ts), with a link in place of an e-mail. */
+export const REVIEW_PASSWORD_LIMITS: LimitOptions = {
+  perPair: 10,
+  perAddress: 20,
+  windowSeconds: 15 * 60,
+  lockSeconds: 15 * 60,
+  maxLockSeconds: 24 * 60 * 60,
+  lockMemorySeconds: 24 * 60 * 60,
+  inFlight: { perAddress: 4, perEmail: 4, total: 16 },
+}
+
+/** A token as /r/ takes it: 43 base64url characters (256 bits). */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+export const LINK_NOT_FOUND = 'Link not found'
+export const tooManyLinks = `A work may have at most ${reviewLinkLimits.perVideo} active review links`
+
+export type ReviewLinkState = ReviewLinkView['state']
+
+/** What /r/<token> found: a link that opens, one that no longer does, or nothing. */
+export type Resolved =
+  | { state: 'active'; link: ReviewLinkRow; token: string }
+  | { state: 'gone'; link: ReviewLinkRow }
+  | { state: 'unknown' }
+
+export type PasswordCheck = { ok: true; cookie: string } | { ok: false; retryMs?: number }
+
+export function stateOf(
+  row: Pick<ReviewLinkRow, 'revokedAt' | 'expiresAt'>,
+  now = Date.now(),
+): ReviewLinkState {
+  if (row.revokedAt) return 'revoked'
+  if (row.expiresAt && row.expiresAt.getTime() <= now) return 'expired'
+  return 'active'
+}
+
+export function createReviewLinksService(deps: {
+  db: Db
+  videos: Pick<VideosService, 'get' | 'forReview'>
+  activity: Pick<ActivityService, 'record'>
+  publicUrl: string
+  loadKey: () => Promise<string>
+}) {
+  const { db } = deps
+  const base = deps.publicUrl.replace(/\/+$/, '')
+  const limits = new AttemptLimits(new LimitStore(db), 'review', REVIEW_PASSWORD_LIMITS)
+
+  let key: Promise<Buffer> | undefined
+  const keyOf = () => {
+    key ??= deps
+      .loadKey()
+      .then((text) => Buffer.from(text, 'base64url'))
+      .catch((error: unknown) => {
+        key = undefined
+        throw error
+      })
+    return key
+  }
+  const mac = async (purpose: string, value: string) =>
+    createHmac('sha256', await keyOf())
+      .update(`${purpose}\n${value}`)
+      .digest('base64url')
+
+  const tokenOf = (id: string) => mac('token', id)
+
+  async function view(row: ReviewLinkRow): Promise<ReviewLinkView> {
+    return {
+      id: row.id,
+      videoId: row.videoId,
+      url: `${base}/r/${await tokenOf(row.id)}`,
+      note: row.note,
+      hasPassword: row.passwordHash !== null,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+      createdBy: row.createdBy,
+      lastOpenedAt: row.lastOpenedAt?.toISOString() ?? null,
+      openCount: row.openCount,
+      revokedAt: row.revokedAt?.toISOString() ?? null,
+      state: stateOf(row),
+    }
+  }
+
+  const activeNow = () =>
+    and(
+      isNull(reviewLinks.revokedAt),
+      or(isNull(reviewLinks.expiresAt), gt(reviewLinks.expiresAt, sql`now()`)),
+    )
+
+  return {
+    /** The work's links, newest first; 404 for an unknown work. */
+    async list(videoId: string): Promise<ReviewLinkView[]> {
+      const video = await deps.videos.get(videoId)
+      const rows = await db
+        .select()
+        .from(reviewLinks)
+        .where(eq(reviewLinks.videoId, video._id))
+        .orderBy(desc(reviewLinks.createdAt), desc(reviewLinks.id))
+      return Promise.all(rows.map(view))
+    },
+
+    async create(input: CreateReviewLinkInput, createdBy: string | null): Promise<ReviewLinkView> {
+      const parsed = createReviewLinkSchema.parse(input)
+      const video = await deps.videos.get(parsed.videoId)
+      const [{ active } = { active: 0 }] = await db
+        .select({ active: count() })
+        .from(reviewLinks)
+        .where(and(eq(reviewLinks.videoId, video._id), activeNow()))
+      if (active >= reviewLinkLimits.perVideo) throw new AppError('CONFLICT', tooManyLinks)
+      const id = crypto.randomUUID()
+      const token = await tokenOf(id)
+      const [row] = await db
+        .insert(reviewLinks)
+        .values({
+          id,
+          videoId: video._id,
+          tokenHash: hashToken(token),
+          note: parsed.note,
+          passwordHash: parsed.password ? await hashPassword(parsed.password) : null,
+          expiresAt: parsed.expiresAt ? new Date(parsed.expiresAt) : null,
+          createdBy,
+        })
+        .returning()
+      return view(row!)
+    },
+
+    /** Ends a link at once; revoking a revoked link is no error (and no change). */
+    async revoke(videoId: string, linkId: string): Promise<boolean> {
+      const video = await deps.videos.get(videoId)
+      const [found] = await db
+        .select({ id: reviewLinks.id })
+        .from(reviewLinks)
+        .where(and(eq(reviewLinks.id, linkId), eq(reviewLinks.videoId, video._id)))
+      if (!found) throw new AppError('NOT_FOUND', LINK_NOT_FOUND)
+      const changed = await db
+        .update(reviewLinks)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(reviewLinks.id, found.id), isNull(reviewLinks.revokedAt)))
+        .returning({ id: reviewLinks.id })
+      return changed.length > 0
+    },
+
+    /**
+     * The link behind a token. One indexed lookup of the token's hash whatever the token is, so
+     * an unknown token costs what a known one does; the caller pads refusals alike.
+     */
+    async resolve(token: string, now = Date.now()): Promise<Resolved> {
+      if (!TOKEN_PATTERN.test(token)) return { state: 'unknown' }
+      const [row] = await db
+        .select()
+        .from(reviewLinks)
+        .where(eq(reviewLinks.tokenHash, hashToken(token)))
+      if (!row) return { state: 'unknown' }
+      return stateOf(row, now) === 'active'
+        ? { state: 'active', link: row, token }
+        : { state: 'gone', link: row }
+    },
+
+    /** The work a link shows, with the names its page may fetch; null once the work is gone. */
+    async work(
+      link: ReviewLinkRow,
+    ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {
+      return deps.videos.forReview(link.videoId)
+    },
+
+    /** The cookie value a right password earns: bound to the link, so it opens no other. */
+    passCookie: (link: Pick<ReviewLinkRow, 'id'>) => mac('pass', link.id),
+
+    async hasPass(link: ReviewLinkRow, cookie: string | undefined): Promise<boolean> {
+      if (!link.passwordHash) return true
+      if (!cookie) return false
+      const expected = Buffer.from(await mac('pass', link.id))
+      const given = Buffer.from(cookie)
+      return given.length === expected.length && timingSafeEqual(given, expected)
+    },
+
+    /** A password typed on the page, counted per link and address as sign-ins are. */
+    async checkPassword(
+      link: ReviewLinkRow,
+      password: string,
+      address: string,
+    ): Promise<PasswordCheck> {
+      const attempt = await limits.reserve(link.id, address)
+      if (attempt.denied) return { ok: false, retryMs: attempt.retryMs }
+      try {
+        const right = link.passwordHash
+          ? await verifyPassword(password.slice(0, reviewLinkLimits.passwordMax), link.passwordHash)
+          : await verifyAgainstDummy(password)
+        if (!right) return { ok: false }
+        await attempt.succeeded()
+        return { ok: true, cookie: await mac('pass', link.id) }
+      } finally {
+        attempt.done()
+      }
+    },
+
+    /**
+     * Notes an open of the page: the last time always; the count and the activity log once per
+     * link, day (UTC) and address, which is kept only as an HMAC.
+     */
+    async opened(link: ReviewLinkRow, address: string, now = new Date()): Promise<void> {
+      const day = now.toISOString().slice(0, 10)
+      const addressHash = await mac('address', address)
+      const first = await db
+        .insert(reviewLinkOpens)
+        .values({ linkId: link.id, day, addressHash })
+        .onConflictDoNothing()
+        .returning({ day: reviewLinkOpens.day })
+      await db
+        .update(reviewLinks)
+        .set({
+          lastOpenedAt: now,
+          ...(first.length ? { openCount: sql`${reviewLinks.openCount} + 1` } : {}),
+        })
+        .where(eq(reviewLinks.id, link.id))
+      if (!first.length) return
+      // Yesterday's rows still tell a second open today from a first; older ones tell nothing.
+      await db
+        .delete(reviewLinkOpens)
+        .where(
+          sql`${reviewLinkOpens.day} < ${new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10)}`,
+        )
+      const work = await deps.videos.forReview(link.videoId)
+      await deps.activity.record({
+        actorId: null,
+        actorName: null,
+        kind: 'reviewLink.open',
+        summary: `Review link opened${link.note ? ` (${link.note})` : ''}`,
+        targetId: link.videoId,
+        targetTitle: work?.video.title ?? null,
+        ip: null,
+      })
+    },
+  }
+}
+
+export type ReviewLinksService = ReturnType<typeof createReviewLinksService>

@@ -1,0 +1,405 @@
+// Private review links through the real app with its own worker and real ffmpeg (docs/decisions/
+// 063, 064): a hidden work's files answer nobody by their old URLs; a review link opens its page
+// and every playlist and segment, until it is revoked (the next segment fails) or expires (at the
+// second); a password is hashed, rate-limited and earns a cookie for that link alone; tokens are
+// stored hashed; an unknown token takes as long as a known one.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eq, sql } from 'drizzle-orm'
+import { reviewLinks } from '../../db/schema.ts'
+import { hashToken } from '../../src/auth/tokens.ts'
+import { reviewLinkGoneMessage } from '../../src/schemas/review-link.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
+import { makeClip, uploadVideo, type VideoAnswer, watchVideo } from './support.ts'
+
+let t: TestApp
+let token: string
+let dir: string
+let video: VideoAnswer & { slug: string; thumbnailUrl: string; brandLogoUrl: string }
+const TITLE = 'Acme Mix Secret'
+
+const bearer = () => ({ authorization: `Bearer ${token}` })
+const get = (path: string, headers: Record<string, string> = {}, ip?: string) =>
+  t.fetch(path, { headers, redirect: 'manual' }, ip)
+const statusOf = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await get(path, headers)
+  await res.arrayBuffer()
+  return res.status
+}
+const pageData = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html)![1]!)
+const setPublished = async (published: boolean) => {
+  const r = await t.call('PUT', `/api/videos/${video._id}/published`, {
+    token,
+    body: { published },
+  })
+  expect(r.status).toBe(200)
+}
+const makeLink = async (body: Record<string, unknown> = {}) => {
+  const r = await t.call('POST', `/api/videos/${video._id}/links`, { token, body })
+  expect(r.status).toBe(201)
+  const link = r.json.data.link as { _id: string; id: string; url: string; state: string }
+  return { ...link, path: new URL(link.url).pathname }
+}
+
+/** Every URL a player fetches from an HLS master: playlists, init segments and media segments. */
+async function crawl(master: string, headers: Record<string, string> = {}): Promise<string[]> {
+  const seen: string[] = []
+  const queue = [master]
+  while (queue.length) {
+    const url = queue.shift()!
+    seen.push(url)
+    if (!url.endsWith('.m3u8')) continue
+    const res = await get(url, headers)
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    const uris = [
+      ...text.split('\n').filter((line) => line.trim() && !line.startsWith('#')),
+      ...[...text.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]!),
+    ]
+    for (const uri of uris) {
+      const next = new URL(uri.trim(), `http://localhost${url}`).pathname
+      if (!seen.includes(next) && !queue.includes(next)) queue.push(next)
+    }
+  }
+  return seen
+}
+
+/** Every media URL of the work: its files and its whole stream tree. */
+async function everyUrl(v: typeof video, headers: Record<string, string> = {}) {
+  const streams = await crawl(v.hlsUrl!, headers)
+  return [v.videoUrl, v.thumbnailUrl, v.brandLogoUrl, v.mp4Url!, v.previewUrl!, ...streams]
+}
+
+let publicUrls: string[] = []
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'review-links-'))
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="en"><head><title>Studio</title><meta name="description" content="x" /></head><body><div id="root"></div></body></html>',
+  )
+  t = await startTestApp({ WEB_DIST: dir, MEDIA_WORKERS: '1', MEDIA_POLL_SECONDS: '1' })
+  token = await t.login()
+  const clip = await makeClip(dir, 'clip.mp4', { seconds: 2, width: 320, height: 180 })
+  const uploaded = await uploadVideo((p, i) => t.fetch(p, i), token, clip, TITLE)
+  // Hidden before its streams exist: the work never had a public life yet.
+  const r = await t.call('PUT', `/api/videos/${uploaded._id}/published`, {
+    token,
+    body: { published: false },
+  })
+  expect(r.status).toBe(200)
+  const done = await watchVideo(
+    (p, i) => t.fetch(p, i),
+    token,
+    uploaded._id,
+    (v) => ['ready', 'failed'].includes(v.status),
+    { timeoutMs: 240_000 },
+  )
+  expect(done.video.status).toBe('ready')
+  video = done.video as typeof video
+}, 300_000)
+afterAll(async () => {
+  await t.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('a hidden work’s media', () => {
+  test('before any public life: every URL answers 404 to a visitor; the admin answer’s signed URLs play', async () => {
+    // The admin's answer holds signed prefixes for a hidden work; the plain URLs are the same
+    // files' public addresses, which a visitor might have guessed or kept.
+    expect(video.hlsUrl).toMatch(/^\/media\/s\/\d+\/[\w-]{43}\/[0-9a-f]{32}\/master\.m3u8$/)
+    const signed = await everyUrl(video)
+    expect(signed.length).toBeGreaterThan(8)
+    for (const url of signed) expect(await statusOf(url)).toBe(200)
+    const plain = signed.map((url) => url.replace(/^\/media\/s\/\d+\/[\w-]{43}\//, '/media/'))
+    for (const url of plain) expect([url, await statusOf(url)]).toEqual([url, 404])
+    // An admin's own session opens them as they are.
+    for (const url of plain) expect(await statusOf(url, bearer())).toBe(200)
+    // A signature of one folder opens no other name, and a forged one nothing.
+    const [, expires, sig] = /^\/media\/s\/(\d+)\/([\w-]{43})\//.exec(video.hlsUrl!)!
+    expect(await statusOf(`/media/s/${expires}/${sig}/${plain[1]!.slice(7)}`)).toBe(404)
+    expect(await statusOf(`/media/s/${expires}/${'A'.repeat(43)}/${plain[3]!.slice(7)}`)).toBe(404)
+  })
+
+  test('made public it is public again; hidden again its old URLs answer 404 at once', async () => {
+    await setPublished(true)
+    const shown = (await t.call('GET', `/api/videos/${video._id}`, { token })).json.data.video
+    expect(shown.hlsUrl).toMatch(/^\/media\/[0-9a-f]{32}\/master\.m3u8$/)
+    publicUrls = (await everyUrl(shown)).filter((url) => url !== shown.videoUrl)
+    for (const url of publicUrls) expect([url, await statusOf(url)]).toEqual([url, 200])
+    const page = await get(`/work/${video.slug}`)
+    expect(page.status).toBe(200)
+    await page.arrayBuffer()
+
+    await setPublished(false)
+    for (const url of publicUrls) expect([url, await statusOf(url)]).toEqual([url, 404])
+    // Nothing public names it: the list, the landing page, the sitemap, its page.
+    expect(JSON.stringify((await t.call('GET', '/api/public/videos')).json)).not.toContain(
+      video._id,
+    )
+    const landing = await (await get('/')).text()
+    expect(landing).not.toContain(TITLE)
+    expect(await (await get('/sitemap.xml')).text()).not.toContain(video.slug)
+    expect(await statusOf(`/work/${video.slug}`)).toBe(404)
+  })
+})
+
+describe('the REST and tRPC paths', () => {
+  test('make, list newest first, and refuse bad input, strangers and unknown works', async () => {
+    const a = await makeLink({ note: 'for Acme, v1' })
+    const b = await makeLink({
+      note: 'for Acme, v2',
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    })
+    expect(a.url).toMatch(/^https:\/\/studio\.test\/r\/[\w-]{43}$/)
+    expect(a._id).toBe(a.id)
+    const list = await t.call('GET', `/api/videos/${video._id}/links`, { token })
+    expect(list.status).toBe(200)
+    const listed = list.json.data.links as { id: string; url: string; note: string }[]
+    expect(listed.slice(0, 2).map((l) => l.id)).toEqual([b.id, a.id])
+    // The address is the same on a later read.
+    expect(listed.find((l) => l.id === a.id)!.url).toBe(a.url)
+
+    const bad = [
+      [{ note: 'x'.repeat(121) }, 'note'],
+      [{ expiresAt: new Date(Date.now() - 1000).toISOString() }, 'expiresAt'],
+      [{ expiresAt: 'friday' }, 'expiresAt'],
+      [{ password: 'abc' }, 'password'],
+    ] as const
+    for (const [body, field] of bad) {
+      const r = await t.call('POST', `/api/videos/${video._id}/links`, { token, body })
+      expect([r.status, r.json.field]).toEqual([400, field])
+    }
+    expect((await t.call('POST', `/api/videos/${video._id}/links`, { body: {} })).status).toBe(401)
+    expect((await t.call('GET', `/api/videos/${video._id}/links`)).status).toBe(401)
+    const nobody = crypto.randomUUID()
+    expect((await t.call('POST', `/api/videos/${nobody}/links`, { token, body: {} })).status).toBe(
+      404,
+    )
+    expect(
+      (await t.call('DELETE', `/api/videos/${video._id}/links/${nobody}`, { token })).status,
+    ).toBe(404)
+
+    // tRPC answers the same link shape under its documented name.
+    const res = await t.fetch(
+      `/trpc/reviewLinks.list?input=${encodeURIComponent(JSON.stringify({ videoId: video._id }))}`,
+      {
+        headers: bearer(),
+      },
+    )
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { result: { data: { id: string; url: string }[] } }
+    expect(body.result.data.map((l) => l.id)).toEqual(listed.map((l) => l.id))
+  })
+
+  test('tokens are stored only as their SHA-256', async () => {
+    const link = await makeLink({ password: 'secret-pass' })
+    const tokenText = link.path.slice(3)
+    const [row] = await t.app.database.db
+      .select()
+      .from(reviewLinks)
+      .where(eq(reviewLinks.id, link.id))
+    expect(row!.tokenHash).toBe(hashToken(tokenText))
+    expect(JSON.stringify(row)).not.toContain(tokenText)
+    expect(row!.passwordHash).toStartWith('$argon2id$')
+  })
+})
+
+describe('the review page', () => {
+  test('shows the work and nothing else of the site; every playlist and segment answers through it', async () => {
+    const link = await makeLink({ note: 'for Acme, v3' })
+    const res = await get(link.path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(res.headers.get('x-robots-tag')).toContain('noindex')
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    const html = await res.text()
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow" />')
+    expect(html).toContain(`<title>${TITLE} — `)
+    expect(html).not.toContain('og:')
+    expect(html).not.toContain('application/ld+json')
+    expect(html).not.toContain(`/work/${video.slug}`)
+    const data = pageData(html)
+    expect(data.kind).toBe('review')
+    expect(data.site).toBeUndefined()
+    expect(data.video.title).toBe(TITLE)
+    expect(data.video.hlsUrl).toStartWith(`${link.path}/media/`)
+    const urls = await everyUrl(data.video)
+    for (const url of urls) {
+      const r = await get(url)
+      expect([url, r.status]).toEqual([url, 200])
+      expect(r.headers.get('cache-control')).toBe('private, no-cache')
+      await r.arrayBuffer()
+    }
+    // Only this work's files: another name under the link is nothing.
+    expect(await statusOf(`${link.path}/media/${'ab'.repeat(16)}/master.m3u8`)).toBe(404)
+    expect(await statusOf(`${link.path}/media/../db.lock`)).toBe(404)
+  })
+
+  test('a revoked link answers 410 at once, the next segment of a playing player too', async () => {
+    const link = await makeLink()
+    const page = await (await get(link.path)).text()
+    const urls = await everyUrl(pageData(page).video)
+    const segment = urls.find((u) => u.endsWith('.m4s'))!
+    expect(await statusOf(segment)).toBe(200)
+    const r = await t.call('DELETE', `/api/videos/${video._id}/links/${link.id}`, { token })
+    expect([r.status, r.json.data]).toEqual([200, { revoked: true }])
+    const gone = await get(link.path)
+    expect(gone.status).toBe(410)
+    const text = await gone.text()
+    expect(text).toContain(reviewLinkGoneMessage)
+    expect(text).not.toMatch(/Error| {4}at /)
+    expect(await statusOf(segment)).toBe(410)
+    for (const url of urls) expect(await statusOf(url)).toBe(410)
+    // Revoking again changes nothing and is no error; the list says revoked.
+    expect(
+      (await t.call('DELETE', `/api/videos/${video._id}/links/${link.id}`, { token })).status,
+    ).toBe(200)
+    const listed = (await t.call('GET', `/api/videos/${video._id}/links`, { token })).json.data
+      .links
+    expect(listed.find((l: { id: string }) => l.id === link.id).state).toBe('revoked')
+  })
+
+  test('expiry holds at the second', async () => {
+    const expiresAt = new Date(Math.ceil((Date.now() + 2500) / 1000) * 1000)
+    const link = await makeLink({ expiresAt: expiresAt.toISOString() })
+    const tokenText = link.path.slice(3)
+    const links = t.app.services.reviewLinks
+    expect((await links.resolve(tokenText, expiresAt.getTime() - 1)).state).toBe('active')
+    expect((await links.resolve(tokenText, expiresAt.getTime())).state).toBe('gone')
+    expect(await statusOf(link.path)).toBe(200)
+    await Bun.sleep(Math.max(0, expiresAt.getTime() - Date.now()) + 20)
+    expect(await statusOf(link.path)).toBe(410)
+    const listed = (await t.call('GET', `/api/videos/${video._id}/links`, { token })).json.data
+      .links
+    expect(listed.find((l: { id: string }) => l.id === link.id).state).toBe('expired')
+  })
+
+  test('an unknown token answers 404 after as long as a known one', async () => {
+    const revoked = await makeLink()
+    await t.call('DELETE', `/api/videos/${video._id}/links/${revoked.id}`, { token })
+    const locked = await makeLink({ password: 'form-first' })
+    const unknown = `/r/${'Q'.repeat(43)}`
+    expect(await statusOf(unknown)).toBe(404)
+    const median = async (path: string) => {
+      const times: number[] = []
+      for (let i = 0; i < 15; i++) {
+        const started = performance.now()
+        await statusOf(path)
+        times.push(performance.now() - started)
+      }
+      return times.sort((a, b) => a - b)[7]!
+    }
+    const [u, r, l] = [await median(unknown), await median(revoked.path), await median(locked.path)]
+    console.log(
+      `review link answers, median ms: unknown ${u.toFixed(1)}, revoked ${r.toFixed(1)}, password form ${l.toFixed(1)}`,
+    )
+    expect(u).toBeGreaterThanOrEqual(40)
+    expect(Math.abs(u - r)).toBeLessThan(Math.max(15, r * 0.5))
+    expect(Math.abs(u - l)).toBeLessThan(Math.max(15, l * 0.5))
+  })
+})
+
+describe('a password', () => {
+  const post = (path: string, password: string, ip: string, cookie?: string) =>
+    t.fetch(
+      path,
+      {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(cookie ? { cookie } : {}),
+        },
+        body: new URLSearchParams({ password }).toString(),
+      },
+      ip,
+    )
+
+  test('the form first; a wrong one 401; the right one a cookie for that link only', async () => {
+    const a = await makeLink({ password: 'right-pass-a' })
+    const b = await makeLink({ password: 'right-pass-b' })
+    const form = await get(a.path)
+    expect(form.status).toBe(200)
+    const formHtml = await form.text()
+    expect(formHtml).toContain('type="password"')
+    expect(formHtml).not.toContain(TITLE)
+
+    const wrong = await post(a.path, 'nope', '10.9.0.1')
+    expect(wrong.status).toBe(401)
+    expect(await wrong.text()).toContain('That password is not right.')
+
+    const right = await post(a.path, 'right-pass-a', '10.9.0.1')
+    expect(right.status).toBe(303)
+    expect(right.headers.get('location')).toBe(a.path)
+    const setCookie = right.headers.get('set-cookie')!
+    expect(setCookie).toContain(`Path=${a.path}`)
+    expect(setCookie).toContain('HttpOnly')
+    expect(setCookie).toContain('SameSite=Lax')
+    expect(setCookie).toContain('Secure')
+    const cookie = setCookie.split(';')[0]!
+
+    const opened = await get(a.path, { cookie })
+    expect(opened.status).toBe(200)
+    const data = pageData(await opened.text())
+    expect(data.video.title).toBe(TITLE)
+    expect(await statusOf(data.video.hlsUrl, { cookie })).toBe(200)
+    expect(await statusOf(data.video.hlsUrl)).toBe(404)
+
+    // Link A's cookie opens nothing of link B.
+    const other = await get(b.path, { cookie })
+    expect(await other.text()).toContain('type="password"')
+    const bMedia = data.video.hlsUrl.replace(a.path, b.path)
+    expect(await statusOf(bMedia, { cookie })).toBe(404)
+  })
+
+  test('ten wrong tries lock the link from that address, the right password included', async () => {
+    const link = await makeLink({ password: 'right-pass-c' })
+    for (let i = 0; i < 10; i++)
+      expect((await post(link.path, `wrong-${i}`, '10.9.1.1')).status).toBe(401)
+    const locked = await post(link.path, 'right-pass-c', '10.9.1.1')
+    expect(locked.status).toBe(429)
+    expect(await locked.text()).toContain('Too many tries')
+    // Another address still gets in.
+    expect((await post(link.path, 'right-pass-c', '10.9.2.1')).status).toBe(303)
+  })
+})
+
+describe('the activity log', () => {
+  test('records making, first opens per day per address, and revoking', async () => {
+    const link = await makeLink({ note: 'for the log' })
+    await statusOf(link.path, {})
+    for (const ip of ['10.7.0.1', '10.7.0.1', '10.7.0.2']) {
+      const res = await get(link.path, {}, ip)
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+    }
+    await t.call('DELETE', `/api/videos/${video._id}/links/${link.id}`, { token })
+    const listed = (await t.call('GET', `/api/videos/${video._id}/links`, { token })).json.data
+      .links
+    const seen = listed.find((l: { id: string }) => l.id === link.id)
+    expect(seen.openCount).toBe(3)
+    expect(seen.lastOpenedAt).not.toBeNull()
+
+    const log = await t.call('GET', '/api/activity?limit=100', { token })
+    const entries = (
+      log.json.data.entries as { kind: string; summary: string; targetTitle: string }[]
+    )
+      .filter((e) => e.kind.startsWith('reviewLink.') && e.summary.includes('for the log'))
+      .map((e) => e.kind)
+    expect(entries.filter((k) => k === 'reviewLink.open')).toHaveLength(3)
+    expect(entries).toContain('reviewLink.create')
+    const revokes = (
+      log.json.data.entries as { kind: string; target: { title: string } | null }[]
+    ).filter((e) => e.kind === 'reviewLink.revoke' && e.target?.title === TITLE)
+    expect(revokes.length).toBeGreaterThan(0)
+    // The log keeps no visitor's address.
+    const rows = await t.app.database.db.execute(
+      sql`select ip from activity_log where kind = 'reviewLink.open'`,
+    )
+    expect([...rows].every((row) => (row as { ip: string | null }).ip === null)).toBe(true)
+  })
+})
