@@ -1,7 +1,7 @@
-// bench/catalogue (issue 17): the landing page as the catalogue grows to 12, 100, 1,000 and 10,000
+// bench/catalogue: the landing page as the catalogue grows to 12, 100, 1,000 and 10,000
 // published works, on a phone (375 px, 4× CPU slowdown, 9 Mbps / 170 ms). Prints, per size: the
 // bytes on the wire of the answer that brings the first works (the server-rendered page, which
-// holds them, issue 16 item 4) and SPEC's whole list's, time
+// holds them, record 053) and the whole list's, time
 // from navigation to the first tile, main-thread long-task time until the page settles, and the
 // elements on the page after load (medians of RUNS).
 // Targets: first answer ≤ 25 KB at any size; long tasks at 10,000 within 1.5× of the 12-work figure.

@@ -18,7 +18,7 @@ const option = (name: string) => {
 }
 const RUNS = Number(option('--runs') ?? 5)
 
-// Issue 16's targets for the landing page and a work's page.
+// The targets (docs/performance.md) for the landing page and a work's page.
 const TARGETS = { performance: 99, accessibility: 100, lcpMs: 1500, cls: 0, jsGzipKiB: 60 }
 
 type Run = {
@@ -83,7 +83,7 @@ function summarise(result: LighthouseResult): Run {
   const scripts = (result.audits['network-requests']?.details?.items ?? []).filter(
     (item) => item.resourceType === 'Script',
   )
-  // What the server sent, and what the same files weigh gzipped (the issue's budget unit).
+  // What the server sent, and what the same files weigh gzipped (the target's unit).
   const transfer = scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0)
   const gzip = scripts.reduce((sum, item) => {
     const file = join(DIST, new URL(item.url).pathname)

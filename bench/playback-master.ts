@@ -1,4 +1,4 @@
-// The master bench/playback uploads: an ordinary export from an editing suite (issue 12), 1080p30
+// The master bench/playback uploads: an ordinary export from an editing suite, 1080p30
 // H.264 at a constant 30 Mbps with music-like stereo AAC, moov at the end (no faststart). Made
 // once with ffmpeg and kept under .tmp/ (git-ignored), since it costs ~1 CPU-minute.
 import { existsSync, mkdirSync, renameSync } from 'node:fs'

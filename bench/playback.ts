@@ -1,4 +1,4 @@
-// bench/playback (issue 12): a 40 s 1080p master at 30 Mbps with music-like stereo audio is
+// bench/playback: a 40 s 1080p master at 30 Mbps with music-like stereo audio is
 // uploaded to the real server and processed there; then Chromium plays it from the public page
 // as a visitor would, on a phone line (375 px, 9 Mbps / 170 ms) and a desktop line (1280 px,
 // 30 Mbps / 40 ms), once through the streams and once as today's master. Prints time from click

@@ -1,4 +1,4 @@
-// bench/processing: the 40 s 1080p master (~30 Mbps, moov at the end, music-like stereo
+// bench/processing: a 40 s 1080p master (~30 Mbps, moov at the end, music-like stereo
 // audio) through processVideo, as the media worker runs it. Prints wall time, CPU seconds (ffmpeg
 // and this process), the ratio to the master's duration (target ≤ 1.5 on this 2-core machine),
 // output sizes and the load average — on a shared machine the wall time follows the load, so

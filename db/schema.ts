@@ -101,8 +101,8 @@ export const videos = pgTable(
     brandLogoKey: text('brand_logo_key').notNull(),
     brandLogoType: text('brand_logo_type').notNull(),
     brandLogoSize: bigint('brand_logo_size', { mode: 'number' }).notNull(),
-    // The media pipeline (issue 12). A new or replaced video file starts `queued` again; progress
-    // writes never touch `updated_at` (SPEC's "Updated" is the edit time).
+    // Processing (docs/media.md). A new or replaced video file starts `queued` again; progress
+    // writes never touch `updated_at` (the dashboard's "Updated" is the edit time).
     status: text('status', { enum: videoStatuses }).notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     /** Seconds. */
@@ -122,11 +122,11 @@ export const videos = pgTable(
     /** Why processing failed, in words an admin can act on. */
     processingError: text('processing_error'),
     mediaRevision: bigint('media_revision', { mode: 'number' }).notNull().default(0),
-    // The curated portfolio (issue 16 item 2): the public order, lowest first (a new video takes
+    // The curated portfolio (record 050): the public order, lowest first (a new video takes
     // one below the lowest, so it leads), and whether visitors see the video at all.
     position: bigint('position', { mode: 'number' }).notNull().default(0),
     published: boolean('published').notNull().default(true),
-    /** The work's page is /work/<slug> (issue 16 item 3): from the title, unique. */
+    /** The work's page is /work/<slug> (record 052): from the title, unique. */
     slug: text('slug').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -176,7 +176,7 @@ export const serverKeys = pgTable('server_keys', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-// ---- Site content and activity log (issue 16, items 1 and 5) ----------------------------------
+// ---- Site content and activity log (docs/decisions/037, 042) -----------------------------------
 // Kept in one block, apart from the tables above; none of them references another table, so
 // deleting an admin or a video never rewrites history.
 

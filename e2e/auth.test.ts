@@ -64,7 +64,7 @@ test('the guard sends a visitor to sign-in and back to the page they wanted', as
     page.getByRole('heading', { name: 'Sign In to Your Account' }).isVisible(),
   ).resolves.toBe(true)
 
-  // Validation messages of SPEC §5, in the browser, before any call.
+  // Validation messages of docs/dashboard.md, in the browser, before any call.
   await page.getByRole('button', { name: 'Sign In' }).click()
   await page.getByText('Email is required').waitFor()
   await page.getByText('This field is required').waitFor()
@@ -119,7 +119,7 @@ test('a wrong password shows "Invalid credentials" and re-enables the button', a
   await expect(page.getByRole('button', { name: 'Sign In' }).isEnabled()).resolves.toBe(true)
   expect(new URL(page.url()).pathname).toBe('/login')
 
-  // SPEC §4: toasts sit at top-center; an error lasts 4000 ms and is removed 1000 ms after its
+  // Toasts sit at top-center; an error lasts 4000 ms and is removed 1000 ms after its
   // dismissal, whether its time ran out or the close button dismissed it.
   const toaster = page.locator('[data-sonner-toaster]')
   expect(await toaster.getAttribute('data-y-position')).toBe('top')

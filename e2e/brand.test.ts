@@ -1,7 +1,7 @@
-// One identity (issue 15): the studio's name and mark on the public page, its mobile menu, the
-// sign-in, forgot and reset pages and the dashboard's sidebar (collapsed: the mark alone), in
-// the document titles and the favicon; the auth pages in the public page's faces and colours in
-// both themes, with SPEC's texts and no axe-core violations at 375 and 1280 px. Screenshots of
+// One identity (record 017): the studio's name and mark on the public page, its mobile menu, the
+// sign-in, forgot and reset pages and the dashboard's sidebar (collapsed: the mark alone), in the
+// document titles and the favicon; the auth pages in the public page's faces and colours in both
+// themes, with the documented texts and no axe-core violations at 375 and 1280 px. Screenshots of
 // every screen go to e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
@@ -27,7 +27,7 @@ const BACKGROUND: Record<Theme, string> = {
   dark: 'rgb(9, 9, 10)',
 }
 
-/** SPEC §2 Sign-in / Forgot / Reset, word for word, with the title each page's tab shows. */
+/** Sign in / Forgot / Reset (docs/dashboard.md) word for word, with each page's tab title. */
 const AUTH_PAGES = [
   {
     screen: 'auth-signin',
@@ -142,7 +142,7 @@ for (const theme of THEMES) {
   for (const size of SIZES) {
     describe(`${theme} theme at ${size.width} px`, () => {
       test(
-        'sign-in, forgot and reset carry the name and mark, the public faces and colours, SPEC texts, no axe violations',
+        'sign-in, forgot and reset carry the name and mark, the public faces and colours, their texts, no axe violations',
         async () => {
           const { page, context } = await openPage(browser, {
             ...size,
@@ -168,7 +168,7 @@ for (const theme of THEMES) {
             expect(brand.mark).toEqual(markOnPage)
             expect(await page.title()).toBe(screen.title)
 
-            // SPEC's texts.
+            // The documented texts.
             expect((await heading.textContent())?.trim()).toBe(screen.heading)
             for (const field of screen.fields)
               await page.getByLabel(field, { exact: true }).waitFor()
@@ -187,7 +187,7 @@ for (const theme of THEMES) {
             await expectNoAxeViolations(page)
             await saveScreenshot(page, screen.screen, { theme })
 
-            // With SPEC's validation messages showing, still readable (contrast) and linked.
+            // With the validation messages showing, still readable (contrast) and linked.
             await page.getByRole('button', { name: screen.button, exact: true }).click()
             await page.getByRole('alert').first().waitFor()
             await expectNoAxeViolations(page)

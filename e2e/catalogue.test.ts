@@ -1,4 +1,4 @@
-// The landing page with a large catalogue (issue 17): the grid loads a page of works at a time,
+// The landing page with a large catalogue (record 051): the grid loads a page of works at a time,
 // asks for the next as the visitor nears its end, and a 'Show more' button does the same from
 // the keyboard and where IntersectionObserver does not exist. Real server, real Chromium.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
@@ -15,7 +15,7 @@ const PAGE = 12 // web/src/public/publicVideos.ts PUBLIC_PAGE_SIZE
 let server: E2EServer
 let browser: Browser
 let f: Fixtures
-/** The public order, as SPEC's whole list gives it (uploads in parallel finish in any order). */
+/** The public order, as the whole list gives it (uploads in parallel finish in any order). */
 let order: string[]
 const title = (n: number) => `Work ${String(n).padStart(4, '0')}`
 

@@ -1,4 +1,4 @@
-// The curated portfolio on Manage Videos (issue 16 item 2) in Chromium: rows put in the public
+// The curated portfolio on Manage Videos (record 050) in Chromium: rows put in the public
 // order by keyboard and by mouse (at 1280 px in the table, at 375 px in the cards), saved at once
 // and kept after a reload; the 'Published' switch takes a work off the public grid and back.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'

@@ -1,4 +1,4 @@
-// Layout at every width (issue 15, item 4), in Chromium against the real built server: file
+// Layout at every width (docs/dashboard.md#layout), in Chromium against the real built server: file
 // names in the edit modal are never clipped at 1280 px and an empty file field never shows the
 // native input's text; Admin cards at 375 px put their actions on a line of their own with 44 px
 // targets; error toasts pass WCAG AA contrast in both themes; the user-menu button's name starts
@@ -112,7 +112,7 @@ describe('the edit modal at 1280 px', () => {
       await dialog.waitFor()
       expect(await visibleNativeFileInputs(page)).toBe(0)
       expect(await dialog.getByText(/No file chosen|No …sen/).count()).toBe(0)
-      // The brand logo's edit limit is 5 MB (SPEC §5), said before a file is chosen.
+      // The brand logo's edit limit is 5 MB (docs/limits.md), said before a file is chosen.
       await dialog
         .getByRole('group', { name: 'Brand Logo' })
         .getByText('JPEG, PNG or WebP · up to 5 MB', { exact: true })
@@ -189,7 +189,7 @@ describe('error toasts', () => {
       await page.goto('/dashboard/admins')
       await page.getByRole('button', { name: 'Add New Admin' }).click()
       const dialog = page.getByRole('dialog', { name: 'Create New Admin' })
-      // A taken e-mail: a 409 whose message shows as an error toast (SPEC §8).
+      // A taken e-mail: a 409 whose message shows as an error toast (docs/dashboard.md).
       await dialog.getByLabel('Username').fill(`toast_${theme}`)
       await dialog.getByLabel('Email').fill(ADMIN_EMAIL)
       await dialog.getByLabel('Password', { exact: true }).fill('toast-pass')

@@ -1,6 +1,6 @@
-// Log Out (SPEC §4: "Logout clears stored auth and returns to /") from every dashboard page, in
-// Chromium against the real built server: the visitor ends on `/`, the server session is over,
-// and on the way no request is answered 401 and nothing is logged as an error.
+// Log Out (docs/dashboard.md: it clears the stored auth and returns to /) from every dashboard
+// page, in Chromium against the real built server: the visitor ends on `/`, the server session is
+// over, and on the way no request is answered 401 and nothing is logged as an error.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'

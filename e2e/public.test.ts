@@ -1,4 +1,4 @@
-// The public portfolio page (issue 5, SPEC §2/§8/§9) in Chromium against the real built server,
+// The public portfolio page (docs/public-site.md) in Chromium against the real built server,
 // seeded with sample videos through the REST API, at 1280 px and 375 px.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -41,8 +41,8 @@ let videos: PublicVideo[]
 
 beforeAll(async () => {
   mediaDir = mkdtempSync(join(tmpdir(), 'public-e2e-'))
-  // The page as it is before the media pipeline has worked on anything: no worker, so every
-  // video stays queued and its tile plays the master, as it did before issue 12 (processed
+  // The page as it is before the media pipeline has worked on anything: no worker, so every video
+  // stays queued and its tile plays the master, as it did before processing existed (processed
   // videos are e2e/streams.test.ts's).
   const [started, samples] = await Promise.all([
     startServer({ MEDIA_WORKERS: '0' }),
@@ -109,7 +109,7 @@ async function scrollThrough(page: Page) {
 for (const size of WIDTHS) {
   describe(`at ${size.width} px`, () => {
     test(
-      'sections come in SPEC order with SPEC texts, landmarks and contact links',
+      'sections come in the documented order with their texts, landmarks and contact links',
       async () => {
         const { page, context } = await open(size.width, size.height)
         await page.goto('/')
@@ -183,7 +183,7 @@ for (const size of WIDTHS) {
     )
 
     test(
-      '15 client logos with SPEC alt names, sized before they load',
+      '15 client logos with their alt names, sized before they load',
       async () => {
         const { page, context } = await open(size.width, size.height)
         await page.goto('/')
@@ -279,7 +279,8 @@ for (const size of WIDTHS) {
           expect(urls).not.toContain(new URL(video.videoUrl, server.url).pathname)
         expect(requests.filter((r) => r.resourceType() === 'media')).toEqual([])
 
-        // Initial JavaScript of the public page, gzip: the issue's budget is 90 KiB.
+        // Initial JavaScript of the public page, gzip: a guard at 90 KiB (the Lighthouse target of
+        // docs/performance.md is tighter).
         const scripts = [...new Set(urls.filter((u) => u.endsWith('.js')))]
         const gzipBytes = scripts
           .map((u) => Bun.gzipSync(readFileSync(join(DIST, u))).length)
@@ -610,10 +611,11 @@ describe('at 1280 px', () => {
           }
           await page.goto('/')
           await gridSettled(page)
-          // SPEC §7: the list is asked for on mount (for a rendered page, once React is live).
+          // docs/public-site.md#paging: the list is asked for on mount (for a rendered page, once
+          // React is live).
           await page.mouse.move(300, 300)
           for (let waited = 0; calls < 3 && waited < 10_000; waited += 100) await Bun.sleep(100)
-          expect(calls).toBe(3) // SPEC §7: two retries
+          expect(calls).toBe(3) // two retries (docs/public-site.md#paging)
           await page.waitForTimeout(300)
           expect(calls).toBe(3)
           await expect(workGrid(page).locator(':scope > li').count()).resolves.toBe(

@@ -1,4 +1,4 @@
-// The public pages paint before their JavaScript (issue 16 item 4), in Chromium: the first HTML
+// The public pages paint before their JavaScript (record 053), in Chromium: the first HTML
 // already holds the hero line and every published title (seen with scripts off), React comes
 // only on the visitor's first intent and takes the page over without a mismatch or a shift, a
 // tile clicked before then still plays, and an edit or an unpublish shows in the next HTML.
@@ -193,7 +193,7 @@ describe.each([
     await page.waitForLoadState('networkidle')
     await grid(page).getByRole('button', { name: 'Play Quiet Harbour' }).click()
     if (width < 768) {
-      // SPEC §2: below 768 px the work opens in a modal player.
+      // docs/public-site.md: below 768 px the work opens in a modal player.
       await page.getByRole('dialog').waitFor()
     } else {
       await page.waitForFunction(

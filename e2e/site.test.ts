@@ -1,4 +1,4 @@
-// The Site and Activity pages in Chromium against the real built server (issue 16 items 1 and
+// The Site and Activity pages in Chromium against the real built server (records 037 and
 // 5): edit the hero line and a contact and see them on the public page, reorder clients by mouse
 // and by keyboard, undo, add a client with an uploaded logo, read and filter the activity log;
 // axe on both pages, screenshots at 1280 and 375 px in light and dark.

@@ -1,4 +1,4 @@
-// Processed videos in Chromium against the real server and its media worker (issue 12): tiny
+// Processed videos in Chromium against the real server and its media worker (docs/media.md): tiny
 // real clips are uploaded, processed by ffmpeg into HLS, an MP4 and a preview loop, then played
 // from the public page (hls.js, fullscreen on desktop, the modal on a phone, the hover preview)
 // and from the dashboard, whose Manage page shows progress, failures and Retry.

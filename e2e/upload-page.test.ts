@@ -1,4 +1,4 @@
-// The upload page explains itself (issue 15, item 3), in Chromium against the real built server,
+// The upload page explains itself (record 021), in Chromium against the real built server,
 // at 1280×800 and 375×667 in light and dark: every file field is a drop zone and a picker that
 // states its types and limit before a file is chosen, sizes read in B/KB/MB/GB, one sticky
 // progress area says how much went, how fast and how long is left, a cut connection reads as a
@@ -256,7 +256,7 @@ test('a file dropped on a field is taken, with a drag-over state; the keyboard o
   await video.getByText('Release to add this file').waitFor({ state: 'detached' })
   await page.getByLabel('Video File preview').waitFor()
 
-  // A dropped file of the wrong type gets SPEC's message.
+  // A dropped file of the wrong type gets the type's message.
   const wrong = await page.evaluateHandle(() => {
     const dt = new DataTransfer()
     dt.items.add(new File(['GIF89a'], 'anim.gif', { type: 'image/gif' }))

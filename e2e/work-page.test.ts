@@ -1,6 +1,6 @@
-// A work's own page and the grid's 'Copy link' (issue 16 item 3) in Chromium at 1280 and 375 px:
-// the tags a link preview reads are in the first HTML, the page shows the work with the studio's
-// header and footer, plays it on a click, and passes axe; the tile's link leads there.
+// A work's own page and the grid's 'Copy link' (docs/public-site.md) in Chromium at 1280 and 375
+// px: the tags a link preview reads are in the first HTML, the page shows the work with the
+// studio's header and footer, plays it on a click, and passes axe; the tile's link leads there.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'

@@ -27,7 +27,7 @@ export type Database = {
   db: Db
   /** The client drizzle uses (drizzle rewrites its date serializers). */
   sql: postgres.Sql
-  /** lucia's own client, untouched by drizzle (see ARCHITECTURE.md "Data"). */
+  /** lucia's own client, untouched by drizzle (its date handling differs). */
   authSql: postgres.Sql
   embedded: boolean
   /** How a separate pool (pg-boss's) reaches this database: a URL or the embedded socket. */

@@ -1,4 +1,4 @@
-// The path table of ARCHITECTURE.md: which entry answers a request, and what every answer gets on
+// The path table of docs/api.md: which entry answers a request, and what every answer gets on
 // its way out (security headers, no-store for API answers, compression). Who may call what is
 // not decided here: procedures declare it (src/trpc.ts), src/routers/policy.ts reads it for the
 // answer cache, and entries outside tRPC call the one session guard (src/auth/guard.ts).
@@ -155,7 +155,7 @@ export function createPaths(deps: {
   ): Promise<Response> {
     if (SHARED_PUBLIC_LIST && pathname === '/api/public/videos' && req.method === 'GET') {
       return answers.answer(
-        // One entry per page of works (`?limit&cursor`); the bare path is SPEC's whole list.
+        // One entry per page of works (`?limit&cursor`); the bare path is the whole list.
         `rest:public${req.url.slice(req.url.indexOf('/api/public/videos') + 18)}`,
         req,
         async () => handleRest(req, await createContext(services, req, clientIp)),

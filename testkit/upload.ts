@@ -1,4 +1,4 @@
-// One work through the REST multipart path (SPEC §7 `POST /api/videos/upload`), as a client of
+// One work through the REST multipart path (`POST /api/videos/upload`, docs/api.md), as a client of
 // the real server does: for tests, browser tests and benches that need works in the catalogue.
 import type { Fixtures } from './media.ts'
 

@@ -1,4 +1,4 @@
-// The activity log (issue 16 item 5): one entry per admin action, through REST and tRPC alike,
+// The activity log (record 042): one entry per admin action, through REST and tRPC alike,
 // with who, what and from where; one entry per sign-in lock, not per failure; readable by a
 // super admin only; never changed, through the API or in the database.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'

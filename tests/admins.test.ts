@@ -64,7 +64,7 @@ describe('admin management', () => {
     [{ ...valid, password: '' }, 'password', msg.passwordRequired],
     [{ ...valid, password: '12345' }, 'password', msg.passwordMin],
     [{ email: 'a@b.co', password: 'secret-12' }, 'username', msg.usernameRequired],
-  ])('invalid create → 400 with field and SPEC message (%#)', async (body, field, message) => {
+  ])('invalid create → 400 with field and message (%#)', async (body, field, message) => {
     const r = await t.call('POST', '/api/admins', { token: owner, body })
     expect(r.status).toBe(400)
     expect(r.json).toEqual({ status: 'error', message, field })

@@ -54,7 +54,7 @@ describe('sign-in', () => {
     expect(unknown.json).toEqual(wrong.json)
   })
 
-  test('validation messages of SPEC §5', async () => {
+  test('validation messages of docs/dashboard.md', async () => {
     const noEmail = await t.call('POST', '/api/auth/login', { body: { password: 'x' } })
     expect(noEmail.status).toBe(400)
     expect(noEmail.json).toMatchObject({ message: msg.emailRequired, field: 'email' })

@@ -1,4 +1,4 @@
-// One name (issue 15): the server's mail comes from the studio by name, and the page the server
+// One name (record 017): the server's mail comes from the studio by name, and the page the server
 // shows before the web app is built names it too.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'

@@ -1,4 +1,4 @@
-// Compressed answers (issue 17, item 2), as clients see them: through the real fetch handler and
+// Compressed answers (record 020), as clients see them: through the real fetch handler and
 // over a real TCP server with a Node-style client that decodes by itself. JSON answers over ~1 KB
 // come as brotli or gzip by Accept-Encoding (q-values honoured) with `Vary: Accept-Encoding` and an
 // ETag per encoding; media (Range) and tus traffic pass untouched whatever the client accepts.

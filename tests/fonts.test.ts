@@ -1,4 +1,4 @@
-// The page's faces (issue 15's fonts, cut down for issue 16's first paint): what is committed is
+// The page's faces (record 016's fonts, cut down by record 054): what is committed is
 // what scripts/fonts.ts makes, and the cut loses nothing the page draws. Each face is a core file
 // (English text, preloaded everywhere) and an ext file (the rest of Fontsource's latin set);
 // between them they draw every character of the latin file, the weights the page asks for stay

@@ -1,4 +1,4 @@
-// What browsers may keep of the built web app (issue 15): files Vite names by content hash —
+// What browsers may keep of the built web app (record 015): files Vite names by content hash —
 // scripts, styles and now the fonts — for a year, immutable; every other file revalidated by
 // ETag or Last-Modified, so an unchanged one costs a 304 and no body.
 import { afterAll, beforeAll, expect, test } from 'bun:test'

@@ -2,7 +2,7 @@
 // performance targets are stated for, and which responses really came over the network.
 import type { CDPSession, Page } from 'playwright-core'
 
-/** Lighthouse's desktop profile as the issue states it: 30 Mbps down, 15 up, 40 ms round trip. */
+/** Lighthouse's desktop profile (docs/performance.md): 30 Mbps down, 15 up, 40 ms round trip. */
 export const DESKTOP_PROFILE = { downloadMbps: 30, uploadMbps: 15, latencyMs: 40 }
 
 export async function throttle(

@@ -2,7 +2,7 @@
 // started for (`id` and `video_key`): a video replaced or deleted meanwhile matches no row, and
 // the caller drops its work. Each also takes a new number from `video_media_revision`, so a
 // server notices writes made by other processes (src/processing/changes.ts). None of them
-// touches `updated_at`: SPEC's "Updated" is the time of an admin's edit.
+// touches `updated_at`: the dashboard's "Updated" is an admin's edit.
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'

@@ -1,4 +1,4 @@
-// REST answer shapes of ARCHITECTURE.md: {status:'success', data} and {status:'error', message, field?}.
+// REST answer shapes (docs/api.md): {status:'success', data} and {status:'error', message, field?}.
 import { logUnexpected } from '../db-errors.ts'
 import { toPublicError } from '../errors.ts'
 

@@ -1,4 +1,4 @@
-// A minimal method + path matcher for the fixed REST paths of SPEC §7.
+// A minimal method + path matcher for the fixed REST paths of docs/api.md.
 
 import type { Context } from '../trpc.ts'
 import type { createCaller } from './index.ts'

@@ -1,4 +1,4 @@
-// REST paths for the site's content (issue 16) and the activity log. Like every adapter file:
+// REST paths for the site's content (docs/api.md) and the activity log. Like every adapter file:
 // parse, call the procedure through the caller, shape the answer.
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'

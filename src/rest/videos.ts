@@ -1,4 +1,4 @@
-// REST paths of SPEC §7 for videos. Multipart bodies are streamed to disk, registered as finished
+// Video REST paths (docs/api.md). Multipart bodies are streamed to disk, registered as finished
 // uploads of the caller, and handed to the same procedures the web app calls over tRPC.
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
@@ -115,7 +115,7 @@ const replaceOne =
 
 export const videoRoutes = [
   route('GET', '/api/public/videos', async ({ req, caller }) => {
-    // No parameters: every published work (SPEC §7). `limit` and `cursor`: one page of them.
+    // No parameters: every published work (docs/api.md). `limit` and `cursor`: one page of them.
     const query = new URL(req.url).searchParams
     const limit = query.get('limit') ?? undefined
     const cursor = query.get('cursor') ?? undefined

@@ -1,4 +1,4 @@
-// The activity log's kinds and the list query (issue 16 item 5). Shared with web/.
+// The activity log's kinds and the list query (record 042). Shared with web/.
 import { z } from 'zod'
 import { uuidSchema } from './id.ts'
 

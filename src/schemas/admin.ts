@@ -36,7 +36,7 @@ export const createAdminFormSchema = createAdminSchema
   })
   .refine(...passwordsMatch())
 
-/** Empty strings mean "leave unchanged" (SPEC §5: only non-empty fields are sent). */
+/** Empty strings mean "leave unchanged" (docs/dashboard.md: only non-empty fields are sent). */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
 
 export const updateAdminSchema = z.object({

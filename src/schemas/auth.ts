@@ -32,7 +32,7 @@ export const resetPasswordSchema = z.object({ password: newPasswordSchema })
 type WithConfirmation = { password?: string | undefined; confirmPassword?: string | undefined }
 
 /**
- * SPEC §5's "Passwords do not match", at the confirmation field, for every form that asks for a
+ * The forms' "Passwords do not match", at the confirmation field, for every form that asks for a
  * password twice. `onlyWhenGiven`: an edit form, where an empty password means "unchanged".
  */
 export const passwordsMatch = (

@@ -1,4 +1,4 @@
-// The rules for a video's three files (SPEC §5 and §9), in one place: which kinds exist, how large
+// The rules for a video's three files (docs/limits.md), in one place: which kinds exist, how large
 // each may be when creating or editing, which types it takes, and the messages for a file that is
 // too large, of the wrong type or missing. The tus hooks, the REST adapter, the hand-over to the
 // media store and the web forms all ask here. Shared with web/: no server imports.
@@ -82,7 +82,7 @@ const typeNames: Record<MediaType, string> = {
 
 /**
  * A limit as the forms state it. Each limit is a round number in binary (2 GiB, 10 MiB) or in
- * decimal units (the brand logo's 10 MB and 5 MB), and SPEC §5 names both kinds "MB"/"GB".
+ * decimal units (the brand logo's 10 MB and 5 MB), and the messages name both "MB"/"GB".
  */
 function limitLabel(bytes: number): string {
   for (const [unit, binary, decimal] of [

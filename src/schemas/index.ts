@@ -1,4 +1,4 @@
-// Shared with web/: zod schemas, SPEC messages and limits. No server imports here.
+// Shared with web/: zod schemas, messages and limits (docs/). No server imports here.
 export * from './admin.ts'
 export * from './auth.ts'
 export * from './file-rules.ts'

@@ -1,4 +1,4 @@
-// SPEC.md section 9: one place for every size and count the server and the forms enforce. The
+// docs/limits.md: one place for every size and count the server and the forms enforce. The
 // per-kind file rules built on these (types, limits by mode, messages) are in file-rules.ts.
 export const MiB = 1024 * 1024
 export const MB = 1000 * 1000

@@ -1,4 +1,4 @@
-// SPEC.md sections 5 and 8, verbatim. The server answers with these and the forms show them.
+// The binding texts of docs/, verbatim. The server answers with these and the forms show them.
 export const msg = {
   emailRequired: 'Email is required',
   emailInvalid: 'Invalid email address',
@@ -31,7 +31,7 @@ export const msg = {
     'If an account exists with this email, you will receive password reset instructions.',
   videoNotFound: 'Video not found',
   adminNotFound: 'Admin not found',
-  // Not SPEC text: SPEC §8 says a 409 names the field; these are its messages.
+  // A 409 names the field (docs/api.md); these are its messages.
   emailTaken: 'Email already exists',
   usernameTaken: 'Username already exists',
 } as const

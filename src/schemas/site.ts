@@ -1,4 +1,4 @@
-// The public page's editable content (issue 16): what the dashboard's Site page edits, what
+// The public page's editable content (record 037): what the dashboard's Site page edits, what
 // `site.save` takes and what `GET /api/public/site` gives. Shared with web/: no server imports.
 import { z } from 'zod'
 import { emailSchema } from './auth.ts'

@@ -4,7 +4,7 @@ import { limits } from './limits.ts'
 import { msg } from './messages.ts'
 import { plainText } from './text.ts'
 
-/** Upload page: title required (SPEC §5 "Upload form"). */
+/** Upload page: title required (docs/dashboard.md#upload-video). */
 export const titleSchema = plainText(z.string({ error: msg.titleRequired }).trim(), 'Title')
   .min(1, msg.titleRequired)
   .max(limits.titleMax, `Title must be at most ${limits.titleMax} characters`)
@@ -44,7 +44,7 @@ export const updateVideoSchema = z.object({
 })
 export type UpdateVideoInput = z.input<typeof updateVideoSchema>
 
-/** `newest`: SPEC's order (the REST default); `curated`: the public order admins set. */
+/** `newest`: newest first (the REST default); `curated`: the public order admins set. */
 export const videoOrders = ['newest', 'curated'] as const
 export type VideoOrder = (typeof videoOrders)[number]
 
@@ -78,7 +78,7 @@ export const videoIdSchema = z
 export const editVideoSchema = updateVideoSchema.extend({ id: videoIdSchema })
 export type EditVideoInput = z.input<typeof editVideoSchema>
 
-/** Where a video is in the media pipeline (ARCHITECTURE.md "Processing"). */
+/** Where a video is in the media pipeline (docs/media.md#processing). */
 export const videoStatuses = ['queued', 'processing', 'ready', 'failed'] as const
 export type VideoStatus = (typeof videoStatuses)[number]
 
@@ -103,7 +103,7 @@ export const publishVideoSchema = z.object({
   published: z.boolean({ error: 'Published is true or false' }),
 })
 
-/** The landing page's page of works; every published work when neither is given (SPEC §7). */
+/** The landing page's page of works; every published work when neither is given (docs/api.md). */
 export const publicPageSize = { default: 24, max: 100 } as const
 export const invalidCursor = 'Invalid cursor: ask for the first page without one'
 

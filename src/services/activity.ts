@@ -1,4 +1,4 @@
-// The activity log (issue 16 item 5): who did what, when and from where. Entries are appended by
+// The activity log (docs/decisions/042): who did what, when and from where. Entries are appended by
 // the tRPC middleware (src/trpc.ts) after a mutation has changed something; nothing here changes
 // one, and the table's trigger refuses it anyway. Only the retention removes entries: older than
 // a year, or past the newest 100,000 (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md).

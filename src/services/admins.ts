@@ -1,4 +1,4 @@
-// Admin accounts: the rules of SPEC §6 as ARCHITECTURE.md tightens them (super_admin only,
+// Admin accounts: the rules of docs/dashboard.md#admin-management (super_admin only,
 // no self-delete, the last super_admin stays).
 import { and, count, eq, ne, sql } from 'drizzle-orm'
 import { admins, sessions } from '../../db/schema.ts'
@@ -144,7 +144,7 @@ export function createAdminsService(db: Db, onChange: (adminId: string) => void 
       return n === 0
     },
 
-    /** The first super_admin, named after the e-mail's local part (SPEC §5 username rules). */
+    /** The first super_admin, named after the e-mail's local part (docs/limits.md rules). */
     async createFirstSuperAdmin(email: string, password: string) {
       const local = email.split('@')[0] ?? 'admin'
       const username = local

@@ -62,9 +62,9 @@ export function createServices(config: Config, database: Database, queue: MediaQ
       publicUrl: config.publicUrl,
       loadKey: () => serverKey(database.db, 'review-links'),
     }),
-    /** The public page's editable content and its images (issue 16). */
+    /** The public page's editable content and its images (docs/decisions/037). */
     site: createSiteService({ db: database.db, store: media }),
-    /** The append-only record of what admins did (issue 16). */
+    /** The append-only record of what admins did (record 042). */
     activity,
   }
 }

@@ -1,4 +1,4 @@
-// The public page's editable content (issue 16 item 1): versions, undo and the site's images.
+// The public page's editable content (docs/decisions/037): versions, undo and the site's images.
 // Every save is a new row of site_versions and the newest is current. Undo walks back through the
 // saves, one a click, each restore a new row on the record
 // (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md). Reads are cached until the next

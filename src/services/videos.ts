@@ -78,7 +78,7 @@ function decodeCursor(text: string): Cursor {
   throw new AppError('BAD_REQUEST', invalidCursor, 'cursor')
 }
 
-/** SPEC's order for the admins' list (and the REST default). */
+/** Newest first: the admins' list's default order (docs/api.md). */
 const NEWEST = [desc(videos.createdAt), desc(videos.id)]
 /** The public order admins set; videos created at once (one position) newest first. */
 const CURATED = [asc(videos.position), desc(videos.createdAt), desc(videos.id)]
@@ -203,7 +203,7 @@ export function createVideosService(deps: {
     return { videos: await Promise.all(rows.map(adminView)), total, totalPages, page, limit, order }
   }
 
-  /** Every published work, in the curated order: SPEC's answer, with no cap. */
+  /** Every published work, in the curated order: the bare path's answer, no cap. */
   async function publicAll(): Promise<{ videos: PublicVideoView[] }> {
     const rows = await db
       .select(viewColumns)
@@ -566,8 +566,8 @@ export function createVideosService(deps: {
     removeMany,
 
     /**
-     * Start-up: media files and streams folders no row names are removed (see ARCHITECTURE.md
-     * "Data"), and the partial outputs of jobs no worker is running. Rows are read after the
+     * Start-up: media files and streams folders no row names are removed (see docs/media.md
+     * "On disk"), and the partial outputs of jobs no worker is running. Rows are read after the
      * folder is listed and under a share lock, so a worker process finishing meanwhile (it holds
      * the row while it renames its folder in) is waited for, not swept.
      */

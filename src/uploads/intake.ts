@@ -36,7 +36,7 @@ export const SAME_UPLOAD_TWICE = 'The same upload cannot be used for two files'
 export const UPLOAD_BUSY = 'This upload is already being saved with another request'
 const UPLOAD_GONE = 'The uploaded file was not found or has expired. Please upload it again'
 
-/** A finished upload of `ownerId`, checked for `kind`; throws the SPEC answer when it fails. */
+/** A finished upload of `ownerId`, checked for `kind`; throws the refusal when it fails. */
 export async function verifyUpload(
   uploads: Pick<Uploads, 'finished'>,
   ownerId: string,

@@ -92,7 +92,7 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
   const bodies = new WeakMap<object, BodyInfo>()
 
   /**
-   * A 413's answer: the kind's SPEC message when the upload would outgrow its kind (a declared
+   * A 413's answer: the kind's own message when the upload would outgrow its kind (a declared
    * length, or bytes of an upload whose length is deferred), otherwise the body ran past the
    * length the upload declared.
    */

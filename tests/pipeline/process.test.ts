@@ -87,7 +87,7 @@ describe('processing in the server process', () => {
     expect(video.hlsUrl).toBe(`/media/${folder}/master.m3u8`)
     expect(video.mp4Url).toBe(`/media/${folder}/video.mp4`)
     expect(video.previewUrl).toBe(`/media/${folder}/preview.mp4`)
-    // Admins keep the master; SPEC's "Updated" is the last edit, not the last progress write.
+    // Admins keep the master; "Updated" is the last edit, not the last progress write.
     expect(video.videoUrl).toBe(created.videoUrl)
     expect(video.updatedAt).toBe(created.updatedAt)
 

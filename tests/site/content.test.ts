@@ -1,4 +1,4 @@
-// Site content (issue 16 item 1): defaults, validation with clear messages, versions, undo and
+// Site content (record 037): defaults, validation with clear messages, versions, undo and
 // the public answer's cache, through the REST paths and the tRPC procedures.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { msg } from '../../src/schemas/messages.ts'
@@ -19,7 +19,7 @@ beforeEach(async () => {
   owner = await t.login()
 })
 
-const SPEC_CLIENTS = [
+const DEFAULT_CLIENTS = [
   'Nike',
   'Apple TV',
   'Google',
@@ -40,12 +40,12 @@ const SPEC_CLIENTS = [
 const clone = <T>(v: T): T => structuredClone(v)
 
 describe('the public content', () => {
-  test('a new instance serves today’s page: SPEC hero line, 15 clients, two titled contacts', async () => {
+  test('a new instance serves today’s page: the hero line, 15 clients, two titled contacts', async () => {
     const r = await t.call('GET', '/api/public/site')
     expect(r.status).toBe(200)
     const site = r.json.data.site
     expect(site.hero.line).toBe('Where words leave off, music begins.')
-    expect(site.clients.map((c: { name: string }) => c.name)).toEqual(SPEC_CLIENTS)
+    expect(site.clients.map((c: { name: string }) => c.name)).toEqual(DEFAULT_CLIENTS)
     expect(site.contact.team.map((m: { title: string }) => m.title)).toEqual([
       'Executive Producer',
       'Chief Creative Officer',

@@ -1,4 +1,4 @@
-// Site images (issue 16 item 1): converted with sharp into the served formats and widths, SVG
+// Site images (record 038): converted with sharp into the served formats and widths, SVG
 // logos sanitised, bad files refused with a clear message and nothing stored, replaced images
 // cleaned up, and the start-up sweep keeping what the site still needs.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'

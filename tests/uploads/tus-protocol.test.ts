@@ -470,7 +470,7 @@ describe('tus 1.0.0 extensions', () => {
     expect(done.headers.has('upload-defer-length')).toBe(false)
   })
 
-  test('Creation Defer Length: the kind’s limit holds as bytes arrive and when the length is declared (413, SPEC message)', async () => {
+  test('Creation Defer Length: the kind’s limit holds as bytes arrive and when the length is declared (413, the kind’s message)', async () => {
     const limit = limits.thumbnailBytes
     // Declared past the limit.
     const declared = await create(null)

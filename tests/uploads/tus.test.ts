@@ -242,7 +242,7 @@ describe('tus endpoint', () => {
     expect(await finishedSha(path)).toBe(sha(mp4))
   })
 
-  test('Upload-Length over the kind limit: 413 with SPEC message, nothing written', async () => {
+  test('Upload-Length over the kind limit: 413 with its message, nothing written', async () => {
     const before = await readdir(dir)
     const cases = [
       ['video', limits.videoBytes + 1, msg.videoSize],

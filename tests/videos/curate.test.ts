@@ -1,4 +1,4 @@
-// The curated portfolio (issue 16 item 2): an order admins set and a 'Published' switch, through
+// The curated portfolio (record 050): an order admins set and a 'Published' switch, through
 // the real fetch handler (REST and tRPC) on a real database. New videos lead the order; hidden
 // ones stay in the dashboard and leave the public list.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
@@ -66,7 +66,7 @@ describe('the curated order', () => {
     expect(res.json.data.reordered).toBe(2)
     expect(await publicTitles()).toEqual(['Four', 'One', 'Two', 'Three'])
     expect(await manageTitles('curated')).toEqual(['Four', 'One', 'Two', 'Three'])
-    // SPEC's list keeps its newest-first order, and stays the REST default.
+    // The admins' list keeps its newest-first order, and stays the REST default.
     expect(await manageTitles('newest')).toEqual(['Four', 'Three', 'Two', 'One'])
     const plain = await t.call('GET', '/api/videos', { token })
     expect(plain.json.data.videos.map((v: { title: string }) => v.title)).toEqual([

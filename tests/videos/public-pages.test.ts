@@ -1,4 +1,4 @@
-// The public list at catalogue size (issue 17 item 1): no cap without parameters, keyset pages
+// The public list at catalogue size (record 051): no cap without parameters, keyset pages
 // with `limit` and `cursor` that return every published work exactly once in the curated order,
 // also while works are added, and clear refusals of bad cursors. Real database, real handler.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'

@@ -1,4 +1,4 @@
-// Every REST video path of SPEC §7 through the real fetch handler and a real database.
+// Every REST video path of docs/api.md through the real fetch handler and a real database.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -103,7 +103,7 @@ describe('POST /api/videos/upload', () => {
     expect(res.json.status).toBe('error')
   })
 
-  test('400: missing title or files, with SPEC messages and fields', async () => {
+  test('400: missing title or files, with their messages and fields', async () => {
     const noTitle = await upload('')
     expect(noTitle).toMatchObject({
       status: 400,
@@ -139,7 +139,7 @@ describe('POST /api/videos/upload', () => {
     expect(await mediaAndRows(t)).toEqual({ files: [], keys: [] })
   })
 
-  test('413: a brand logo over 10 MB, with SPEC message', async () => {
+  test('413: a brand logo over 10 MB, with its message', async () => {
     const big = join(f.dir, 'big-logo.png')
     await Bun.write(big, new Blob([await Bun.file(f.png).bytes(), new Uint8Array(10_000_001)]))
     const res = await upload('big logo', { ...trio(), brandLogo: big })

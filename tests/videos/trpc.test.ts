@@ -50,7 +50,7 @@ describe('videos.create from tus uploads', () => {
     expect(again).toMatchObject({ status: 400, field: 'video' })
   })
 
-  test('wrong kinds by content: 415 with the SPEC message and nothing moved', async () => {
+  test('wrong kinds by content: 415 with the kind’s message and nothing moved', async () => {
     const tus = tusVia(t, token)
     const uploads = await uploadTrio(t, token, f)
     // A real PNG uploaded as a thumbnail, then offered as the video.

@@ -1,4 +1,4 @@
-// A page for every work (issue 16 item 3) through the real fetch handler: slugs from titles,
+// A page for every work (docs/public-site.md) through the real fetch handler: slugs from titles,
 // unique and kept as redirects after a rename; the page's head for search engines and link
 // previews; the embeddable player; /sitemap.xml and /robots.txt. Real database, both kinds.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'

@@ -33,7 +33,8 @@ export function mountApp(el: HTMLElement): void {
     auth,
   })
 
-  // SPEC §4: a 401 on any call but login clears auth and goes to sign-in (not from /auth/).
+  // docs/dashboard.md: a 401 on any call but login clears auth and goes to sign-in (not from
+  // /auth/).
   const onUnauthorized = () => {
     clearAuth()
     queryClient.clear()

@@ -47,7 +47,7 @@ function LazyPublicPage() {
 
 /** The stored auth as the guards read it, at each navigation (it changes between them). */
 export interface RouterAuth {
-  /** A user and a token are stored (SPEC §3). */
+  /** A user and a token are stored (docs/dashboard.md). */
   isAuthenticated(): boolean
   isSuperAdmin(): boolean
 }
@@ -74,7 +74,7 @@ const unknownRoute = createRoute({
   component: LazyPublicPage,
 })
 
-// Both sign-in paths (SPEC §2) under one pathless route: one search schema, one guard.
+// Both sign-in paths (docs/dashboard.md) under one pathless route: one search schema, one guard.
 const signInLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: 'sign-in',
@@ -145,9 +145,9 @@ const superAdminOnly = ({ context }: { context: RouterContext }) => {
   if (!context.auth.isSuperAdmin()) throw notFound()
 }
 
-// Loaders start the page's queries, with the page's own options, and do not wait for them: a
-// hover preload (defaultPreload: 'intent') fetches the data before the click, and the page still
-// shows its own loading and error states (SPEC §2: skeleton, spinner, 'Error'), which a loader
+// Loaders start the page's queries, with the page's own options, and do not wait for them: a hover
+// preload (defaultPreload: 'intent') fetches the data before the click, and the page still shows
+// its own loading and error states (docs/dashboard.md: skeleton, spinner, 'Error'), which a loader
 // that awaited would replace with the router's.
 
 const overviewRoute = createRoute({
@@ -170,7 +170,7 @@ const manageRoute = createRoute({
   path: APP_PATHS.manage,
   staticData: { title: 'Manage Videos' },
   loader: ({ context }) => {
-    // The page shown is kept in 'video-store' (SPEC §3), not in the URL.
+    // The page shown is kept in 'video-store' (docs/dashboard.md), not in the URL.
     void context.trpc.videos.list.prefetch(currentListInput(), {
       staleTime: LIST_STALE_MS,
       gcTime: LIST_CACHE_MS,

@@ -1,5 +1,5 @@
 // The typed tRPC hooks and the client: Bearer token on every call, and one place that reacts
-// to a 401 (SPEC §4: clear auth and go to sign-in, except for the login call itself).
+// to a 401 (docs/dashboard.md: clear auth and go to sign-in, except for the login call itself).
 
 import type { QueryClient } from '@tanstack/react-query'
 import { httpBatchLink, type OperationContext, type TRPCLink } from '@trpc/client'

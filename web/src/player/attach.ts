@@ -1,5 +1,5 @@
 // Gives a <video> element its source: an hls.js instance, the stream natively, or a plain file.
-// One hls.js instance per player, destroyed with it (STYLE.md "For the media pipeline").
+// One hls.js instance per player, destroyed with it (record 043).
 import type Hls from 'hls.js'
 import { HLS_CONFIG } from './hls-config.ts'
 import { type HlsClass, hlsIfLoaded, loadHls } from './load-hls.ts'

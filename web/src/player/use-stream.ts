@@ -36,8 +36,8 @@ export function useAttachedStream(
 }
 
 /**
- * Fetches the hls.js chunk when `near` comes within half a viewport of the screen, so it is in
- * hand before a click: issue 12 measured 1.77 s to first frame on a phone line when the chunk was
+ * Fetches the hls.js chunk when `near` comes within half a viewport of the screen, so it is in hand
+ * before a click: bench/playback measured 1.77 s to first frame on a phone line when the chunk was
  * fetched on click, 0.87 s when it was already there. Not at idle after load: the grid is always
  * below the fold (the hero is a full screen), so a visitor who never scrolls to the work pays no
  * 178 KB, and the first load's figures (Lighthouse's JavaScript, TBT) stay those of the page.

@@ -1,4 +1,4 @@
-// About: the studio's standard, range and mission (SPEC §2).
+// About: the studio's standard, range and mission (docs/public-site.md).
 import { about } from './content.ts'
 import { keyed } from './keys.ts'
 import type { PublicSite } from './siteContent.ts'

@@ -1,4 +1,5 @@
-// Client logo wall: 3 across on phones and 5 across from tablets up (15 by default, SPEC §2).
+// Client logo wall: 3 across on phones and 5 across from tablets up (15 by default,
+// docs/public-site.md).
 import { keyed } from './keys.ts'
 import type { PublicSite } from './siteContent.ts'
 

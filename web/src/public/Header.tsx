@@ -6,7 +6,7 @@ import { useScrollLock } from '../ui/use-scroll-lock.ts'
 import { nav } from './content.ts'
 import { SectionLink } from './SectionLink.tsx'
 
-const SCROLLED_AFTER_PX = 50 // SPEC §9
+const SCROLLED_AFTER_PX = 50 // docs/limits.md
 
 function useScrolledPast(threshold: number): boolean {
   const [scrolled, setScrolled] = useState(false)
@@ -26,8 +26,8 @@ export function Header({ away = false }: { away?: boolean }) {
   const toggleRef = useRef<HTMLButtonElement>(null)
   const panelRef = useRef<HTMLDivElement>(null)
 
-  // SPEC §2: the open menu locks page scroll (released before the section scroll that follows
-  // choosing an item starts).
+  // docs/public-site.md: the open menu locks page scroll (released before the section scroll that
+  // follows choosing an item starts).
   useScrollLock(menuOpen)
 
   useEffect(() => {

@@ -1,4 +1,5 @@
-// Hero: the studio's line over an art-directed image (SPEC §2: a different image below 768 px).
+// Hero: the studio's line over an art-directed image (docs/public-site.md: a different image below
+// 768 px).
 import { MOBILE_QUERY } from '../ui/breakpoint.ts'
 import { ArrowDownIcon } from './icons.tsx'
 import { keyed } from './keys.ts'

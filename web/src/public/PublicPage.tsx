@@ -1,4 +1,4 @@
-// The public one-page portfolio (SPEC §2): header, hero, clients, work, about, contact.
+// The public one-page portfolio (docs/public-site.md): header, hero, clients, work, about, contact.
 import { Suspense, startTransition, use, useCallback, useEffect, useRef, useState } from 'react'
 import { About } from './About.tsx'
 import { Clients } from './Clients.tsx'
@@ -33,8 +33,9 @@ function usePublicVideos(initial: PublicPageOfWorks | undefined) {
   useEffect(() => {
     const abort = new AbortController()
     controller.current = abort
-    // SPEC §7 asks for the list on mount: a rendered page shows the server's first page at once
-    // and takes the fresh one if it differs; without one, the grid waits for it.
+    // The list is asked for on mount (docs/public-site.md#paging): a rendered page shows the
+    // server's first page at once and takes the fresh one if it differs; without one, the grid
+    // waits for it.
     loadPublicPage(abort.signal)
       .then((page) => {
         if (extended.current) return
@@ -47,7 +48,8 @@ function usePublicVideos(initial: PublicPageOfWorks | undefined) {
       })
       .catch((error: unknown) => {
         if (abort.signal.aborted) return
-        // SPEC §8: logged only; the grid keeps what it has (empty without a rendered page).
+        // docs/public-site.md: logged only; the grid keeps what it has (empty without a rendered
+        // page).
         console.error('Could not load the public videos', error)
         setLoading(false)
       })

@@ -60,7 +60,7 @@ export function VideoModal({ video, onClose }: Props) {
           </button>
         </div>
         <div className="relative grid flex-1 place-items-center">
-          {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one) */}
+          {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (a work has none) */}
           <video
             ref={videoRef}
             poster={video.thumbnailUrl}

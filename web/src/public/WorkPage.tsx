@@ -1,4 +1,4 @@
-// A work's own page (/work/<slug>, issue 16 item 3): the studio's header and contact footer around
+// A work's own page (/work/<slug>, record 052): the studio's header and contact footer around
 // the video, its title, description and brand. The server renders it with the tags link previews
 // read and puts its data in the page (page-data.ts), so nothing is fetched before it draws.
 import { Suspense, use, useRef, useState } from 'react'
@@ -108,7 +108,7 @@ function Playing({ video }: { video: PublicVideo }) {
     element.play().catch((error: unknown) => console.warn('Playback did not start', error))
   })
   return (
-    // biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one)
+    // biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (a work has no field for one)
     <video
       ref={ref}
       poster={video.thumbnailUrl}

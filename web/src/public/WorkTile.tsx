@@ -74,7 +74,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     buttonRef.current?.focus({ preventScroll: true })
   }, [state])
 
-  // SPEC §2: leaving fullscreen pauses the video.
+  // docs/public-site.md: leaving fullscreen pauses the video.
   // biome-ignore lint/correctness/useExhaustiveDependencies: releaseStream reads refs only
   useEffect(() => {
     const onFullscreenChange = () => {
@@ -122,7 +122,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     const frame = frameRef.current
     const player = videoRef.current
     if (!frame || !player) return
-    // SPEC §2: below 768 px a video opens in a modal instead of going fullscreen.
+    // docs/public-site.md: below 768 px a video opens in a modal instead of going fullscreen.
     if (isMobileViewport()) {
       onOpenModal(video, buttonRef.current ?? frame)
       return
@@ -163,7 +163,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
         ref={frameRef}
         className="group relative h-[280px] overflow-hidden rounded-sm bg-ink-800 [&:fullscreen]:h-full [&:fullscreen]:rounded-none [&:fullscreen]:bg-black"
       >
-        {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (SPEC §3 has no field for one) */}
+        {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (a work has none) */}
         <video
           ref={videoRef}
           preload="none"
@@ -269,7 +269,8 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
 
 /**
  * Copies the work's own page (/work/<slug>) to the clipboard: a button of its own above the play
- * button, so a click on the tile still plays it (SPEC §2). Says what happened for screen readers.
+ * button, so a click on the tile still plays it (docs/public-site.md). Says what happened for
+ * screen readers.
  */
 function ShareLink({ video }: { video: PublicVideo }) {
   const [said, setSaid] = useState('')

@@ -1,7 +1,7 @@
 // Small browser helpers shared by the work grid's players.
 import { isMobileViewport } from '../ui/breakpoint.ts'
 
-/** SPEC §8: a failed play is only logged; the caller returns the tile to idle. */
+/** docs/public-site.md: a failed play is only logged; the caller returns the tile to idle. */
 export function logPlayFailure(title: string, error: unknown): void {
   console.error(`Could not play "${title}"`, error)
 }

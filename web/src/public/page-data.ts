@@ -1,4 +1,4 @@
-// The data of a server-rendered page (issue 16 item 4): the server writes the same values its API
+// The data of a server-rendered page (record 053): the server writes the same values its API
 // answers hold into the page, and the server render and the browser both read them here, so
 // the markup the browser hydrates is the markup the server sent.
 import { PAGE_DATA_ID } from '@shared/public-page.ts'

@@ -7,7 +7,7 @@ export type { PublicVideo }
 
 const STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
 
-const RETRY_DELAYS_MS = [500, 1500] // SPEC §7: two retries
+const RETRY_DELAYS_MS = [500, 1500] // two retries (docs/public-site.md#paging)
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null
@@ -31,7 +31,7 @@ export function toVideo(value: unknown): PublicVideo | null {
     thumbnailUrl,
     brandLogoUrl: typeof brandLogoUrl === 'string' ? brandLogoUrl : '',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
-    // Streams (issue 12): a tile plays what is there and falls back to `videoUrl` otherwise.
+    // Streams (docs/media.md): a tile plays what is there and falls back to `videoUrl` otherwise.
     status: STATUSES.find((s) => s === status) ?? 'queued',
     duration: numberOrNull(duration),
     width: numberOrNull(width),
@@ -98,7 +98,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
-/** A page of works (the first without `cursor`), with SPEC §7's two retries. */
+/** A page of works (the first without `cursor`), with two retries (docs/public-site.md#paging). */
 export async function loadPublicPage(
   signal: AbortSignal,
   cursor: string | null = null,

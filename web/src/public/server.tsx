@@ -1,4 +1,4 @@
-// The public pages' server render (issue 16 item 4), built by Vite into web/dist-ssr/ with React
+// The public pages' server render (record 053), built by Vite into web/dist-ssr/ with React
 // inside it, and called by src/http/public-pages.ts with the values the API would answer. The
 // data goes through the same parsers the browser uses (page-data.ts), so the tree the browser
 // hydrates from the page's data is the tree rendered here.

@@ -85,7 +85,8 @@ async function load(): Promise<PublicSite | null> {
     } catch (error) {
       const delay = RETRY_DELAYS_MS[attempt]
       if (delay === undefined) {
-        // As for the videos (SPEC §8): logged; the page shows what it has without this content.
+        // As for the videos (docs/public-site.md): logged; the page shows what it has without this
+        // content.
         console.error('Could not load the site content', error)
         return null
       }

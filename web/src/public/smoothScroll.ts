@@ -1,4 +1,4 @@
-// Section scrolling for the header nav: SPEC §2/§9 fix 800 ms with ease-in-out-quart.
+// Section scrolling for the header nav: docs/public-site.md fix 800 ms with ease-in-out-quart.
 
 export const SCROLL_DURATION_MS = 800
 

@@ -1,5 +1,5 @@
-// The one mobile breakpoint (SPEC §9: below 768 px is mobile), for scripts and <picture> media.
-// Tailwind's `md:` starts at the same width (48rem), so classes and scripts switch together;
+// The one mobile breakpoint (docs/limits.md: below 768 px is mobile), for scripts and <picture>
+// media. Tailwind's `md:` starts at the same width (48rem), so classes and scripts switch together;
 // web/index.html's hero preloads repeat the query because HTML cannot import it.
 import { useSyncExternalStore } from 'react'
 

@@ -1,6 +1,6 @@
-// The page behind an overlay stops scrolling while the overlay is open (SPEC §2: the public mobile
-// menu; every modal dialog). Counted, so two overlays at once release the page only when the
-// last one closes.
+// The page behind an overlay stops scrolling while the overlay is open (docs/public-site.md: the
+// public mobile menu; every modal dialog). Counted, so two overlays at once release the page only
+// when the last one closes.
 import { useLayoutEffect } from 'react'
 
 let locks = 0

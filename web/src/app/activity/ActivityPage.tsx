@@ -1,4 +1,4 @@
-// Activity (issue 16 item 5): what admins did, newest first, filtered by person and kind. Super
+// Activity (record 042): what admins did, newest first, filtered by person and kind. Super
 // admins only: the route's beforeLoad shows ActivityNotAllowed to anyone else (router.tsx), and
 // the server enforces it (activity.list is a superAdminProcedure).
 

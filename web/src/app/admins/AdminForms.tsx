@@ -1,4 +1,4 @@
-// Create and edit forms for an admin account (SPEC §5 "Create admin", "Edit admin").
+// Create and edit forms for an admin account (docs/dashboard.md#admin-management).
 import { zodResolver } from '@hookform/resolvers/zod'
 import { createAdminFormSchema, updateAdminFormSchema } from '@shared/index.ts'
 import {
@@ -16,7 +16,7 @@ import { Button } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 
-/** 409 and 400-with-field answers land on that field and in a toast (SPEC §8 Admins). */
+/** 409 and 400-with-field answers land on that field and in a toast (docs/dashboard.md). */
 export function showAdminError<T extends FieldValues>(
   err: unknown,
   setError: UseFormSetError<T>,

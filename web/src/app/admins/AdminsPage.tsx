@@ -1,4 +1,4 @@
-// Admin Management (SPEC §2, §4, §8): list, create, optimistic edit, delete. Super admins only:
+// Admin Management (docs/dashboard.md): list, create, optimistic edit, delete. Super admins only:
 // the route's beforeLoad shows NotAllowed to anyone else (router.tsx), as the page does on a 403.
 import { useState } from 'react'
 import type { Admin } from '../../api.ts'
@@ -24,7 +24,7 @@ export function AdminsPage() {
   const create = trpc.admins.create.useMutation()
   const remove = trpc.admins.delete.useMutation()
   const update = trpc.admins.update.useMutation({
-    // Optimistic: the list changes at once and is rolled back on error (SPEC §4).
+    // Optimistic: the list changes at once and is rolled back on error (docs/dashboard.md).
     onMutate: async ({ id, username, email }) => {
       await utils.admins.list.cancel()
       const previous = utils.admins.list.getData()

@@ -1,4 +1,4 @@
-// Forgot password (SPEC §2, §4, §8): the same answer whether or not the account exists.
+// Forgot password (docs/dashboard.md): the same answer whether or not the account exists.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { forgotPasswordSchema, msg } from '@shared/index.ts'
 import { Link, useNavigate } from '@tanstack/react-router'

@@ -1,4 +1,4 @@
-// Set a new password from an e-mailed link (SPEC §2, §4, §8).
+// Set a new password from an e-mailed link (docs/dashboard.md).
 import { zodResolver } from '@hookform/resolvers/zod'
 import { msg, resetPasswordFormSchema } from '@shared/index.ts'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
@@ -63,7 +63,7 @@ function ResetPasswordForm({ token }: { token: string }) {
         <button type="submit" className={authButtonClass} disabled={isSubmitting}>
           {isSubmitting ? 'Resetting...' : 'Reset Password'}
         </button>
-        {/* The same way back as on Forgot Password (SPEC §2), for a visitor who remembered it. */}
+        {/* The same way back as on Forgot Password, for a visitor who remembered it. */}
         <p className="text-center text-sm">
           <Link to="/login" className={authLinkClass}>
             Back to Sign In

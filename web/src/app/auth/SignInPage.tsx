@@ -1,4 +1,4 @@
-// Sign-in (SPEC §2, §5, §8): on success go back where the visitor came from, else /dashboard.
+// Sign-in (docs/dashboard.md): on success go back where the visitor came from, else /dashboard.
 // The target is checked where it is followed, whatever the route's search let through.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { loginSchema } from '@shared/index.ts'

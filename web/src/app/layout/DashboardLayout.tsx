@@ -1,5 +1,5 @@
 // The signed-in frame: sidebar, top bar and the page. Both bars hide while the edit-video modal
-// is open (SPEC §2 Layout). The stored user is refreshed from the server once per visit.
+// is open (docs/dashboard.md#layout). The stored user is refreshed from the server once per visit.
 import { Outlet } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { buttonStyles, Icons } from '../components/ui.tsx'

@@ -17,7 +17,7 @@ const links = [
   { to: '/dashboard/site', label: 'Site', icon: SiteIcons.globe, exact: false },
 ] as const
 
-// super_admin only (SPEC §2 for Admin Management; the activity log likewise).
+// super_admin only (docs/dashboard.md for Admin Management; the activity log likewise).
 const superAdminLinks = [
   { to: '/dashboard/admins', label: 'Admin Management', icon: Icons.users, exact: false },
   { to: '/dashboard/activity', label: 'Activity', icon: SiteIcons.activity, exact: false },

@@ -1,4 +1,4 @@
-// The top bar's user menu: username and role, Home and Log Out (SPEC §2 Layout).
+// The top bar's user menu: username and role, Home and Log Out (docs/dashboard.md#layout).
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useId, useRef, useState } from 'react'
@@ -23,8 +23,8 @@ export function UserMenu() {
     if (reason === 'escape') button.current?.focus()
   })
 
-  // SPEC §4: clear stored auth and return to /. In this order: once the dashboard's pages are
-  // gone and the cache with them, nothing asks the server again for this session; the server
+  // docs/dashboard.md: clear stored auth and return to /. In this order: once the dashboard's pages
+  // are gone and the cache with them, nothing asks the server again for this session; the server
   // ends it after the calls already on their way have answered, so none of them meets a 401.
   const onLogOut = async () => {
     setOpen(false)

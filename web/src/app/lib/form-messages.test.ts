@@ -1,4 +1,4 @@
-// The forms show the shared schemas' messages: check each one reads as SPEC §5 says.
+// The forms show the shared schemas' messages: check each one reads as docs/dashboard.md says.
 import { expect, test } from 'bun:test'
 import {
   createAdminFormSchema,

@@ -54,7 +54,7 @@ describe('formatBytes', () => {
     expect(formatBytes(1024 * 1024 - 1)).toBe('1.00 MB')
     expect(formatBytes(1024 ** 3 - 1)).toBe('1.00 GB')
   })
-  test('MB with two decimals, as the previews show (SPEC §2)', () => {
+  test('MB with two decimals, as the previews show (docs/dashboard.md)', () => {
     expect(formatBytes(1024 * 1024)).toBe('1.00 MB')
     expect(formatBytes(1024 * 1024 * 1.5)).toBe('1.50 MB')
     expect(formatBytes(24 * 1024 * 1024 + 5000)).toBe('24.00 MB')

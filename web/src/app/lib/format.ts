@@ -1,4 +1,4 @@
-// Display helpers for counts, dates and sizes (SPEC §2 "Total Videos", §3 "Date display").
+// Display helpers for counts, dates and sizes (docs/dashboard.md#overview, #manage-videos).
 
 /** 999 → "999", 1500 → "1.5K", 2_300_000 → "2.3M": K from 1,000, M from 1,000,000, one decimal. */
 export function abbreviateCount(value: number): string {
@@ -43,7 +43,7 @@ const GiB = 1024 * MiB
 /**
  * A file size in the unit that fits: '512 B', '40 KB', '1.5 KB', '12.34 MB', '1.50 GB'. Binary
  * units, as the limits are (2 GB is 2 GiB, 10 MB is 10 MiB). MB and GB keep two decimals, as the
- * upload previews always showed MB (SPEC §2); KB shows whole kilobytes from 10 KB.
+ * upload previews always showed MB (docs/dashboard.md); KB shows whole kilobytes from 10 KB.
  */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '0 B'

@@ -1,4 +1,4 @@
-// Toast policy of SPEC §4: success 2000 ms, error/blank 4000 ms (the Toaster default),
+// Toast policy of docs/dashboard.md: success 2000 ms, error/blank 4000 ms (the Toaster default),
 // loading until dismissed. One place so every screen follows it.
 import { toast } from 'sonner'
 

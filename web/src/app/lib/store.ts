@@ -1,6 +1,7 @@
-// What the browser keeps of the dashboard's stores (SPEC §3 keys), with zustand's `persist`:
-// `{"state":{…},"version":0}` under the key, the format web/public/theme.js reads before first
-// paint. Storage that is full or blocked never breaks the page: the in-memory state still works.
+// What the browser keeps of the dashboard's stores (docs/dashboard.md#what-the-browser-keeps), with
+// zustand's `persist`: `{"state":{…},"version":0}` under the key, the format web/public/theme.js
+// reads before first paint. Storage that is full or blocked never breaks the page: the in-memory
+// state still works.
 import type { StoreApi } from 'zustand'
 import { createJSONStorage, type StateStorage } from 'zustand/middleware'
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 
-/** True while `active`, and for `ms` after it ends (the overlay's 300 ms tail, SPEC §2). */
+/** True while `active`, and for `ms` after it ends (the overlay's 300 ms tail). */
 export function useLinger(active: boolean, ms: number): boolean {
   const [shown, setShown] = useState(active)
   useEffect(() => {

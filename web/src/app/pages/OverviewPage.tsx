@@ -1,4 +1,4 @@
-// Dashboard overview (SPEC §2): greeting, breadcrumb and the 'Total Videos' card.
+// Dashboard overview (docs/dashboard.md): greeting, breadcrumb and the 'Total Videos' card.
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { PageHeader } from '../components/PageHeader.tsx'
@@ -8,7 +8,7 @@ import { useAuthStore } from '../stores/auth.ts'
 import { STALE_AFTER_MS } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
 
-/** SPEC §9: the stats are fresh for 5 minutes (the video cache's staleness). */
+/** docs/limits.md: the stats are fresh for 5 minutes (the video cache's staleness). */
 export const STATS_STALE_MS = STALE_AFTER_MS
 
 /** A summary tile: a title and a value. */
@@ -43,7 +43,7 @@ export function OverviewPage() {
     retry: 2,
     refetchOnMount: true,
   })
-  // An answer that is not a number counts as 0 (SPEC §8).
+  // An answer that is not a number counts as 0 (docs/dashboard.md).
   const total = Number.isFinite(stats.data?.totalVideos) ? Number(stats.data?.totalVideos) : 0
 
   let value: ReactNode

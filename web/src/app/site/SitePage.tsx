@@ -1,4 +1,4 @@
-// Site (issue 16): the public page's hero, clients, About text and contacts, edited in one form.
+// Site (docs/dashboard.md#site): the public page's hero, clients, About text and contacts, edited in one form.
 // Every save is a version; 'Undo last change' takes back the newest change not yet undone (as a
 // new version), one step further back each click, and is disabled once nothing is left.
 import { zodResolver } from '@hookform/resolvers/zod'

@@ -1,4 +1,5 @@
-// Auth state persisted as 'auth-storage' (SPEC §3): authenticated means both user and token exist.
+// Auth state persisted as 'auth-storage' (docs/dashboard.md): authenticated means both user and
+// token exist.
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import type { User } from '../../api.ts'

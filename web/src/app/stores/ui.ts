@@ -1,4 +1,5 @@
-// Browser-kept UI preferences: 'theme-storage' (isDarkMode) and 'sidebar-expanded' (SPEC §3).
+// Browser-kept UI preferences: 'theme-storage' (isDarkMode) and 'sidebar-expanded'
+// (docs/dashboard.md).
 import { create } from 'zustand'
 import { type PersistStorage, persist } from 'zustand/middleware'
 import { browserStorage, followOtherTabs, safeLocalStorage } from '../lib/store.ts'
@@ -60,5 +61,5 @@ export function setSidebarExpanded(expanded: boolean) {
   useSidebarStore.setState({ expanded })
 }
 
-/** While the edit-video modal is open the sidebar and header are hidden (SPEC §2 Layout). */
+/** While the edit-video modal is open the sidebar and header are hidden (docs/dashboard.md). */
 export const useChromeStore = create(() => ({ editModalOpen: false }))

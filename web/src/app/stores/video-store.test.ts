@@ -161,7 +161,7 @@ describe('selection', () => {
 })
 
 // The cache is TanStack Query's: what it holds is stale once STALE_AFTER_MS have passed since it
-// was fetched, or when it was never fetched (SPEC §4).
+// was fetched, or when it was never fetched (docs/dashboard.md).
 test('stale after 5 minutes or when never fetched', () => {
   const client = new QueryClient()
   const queryKey = ['videos.stats']

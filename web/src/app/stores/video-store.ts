@@ -1,7 +1,7 @@
-// The Manage and Upload screens' own state, persisted as 'video-store' (SPEC §3): the page, the
-// selection and the upload progress. The videos, totals and stats are server data: TanStack
-// Query owns them (the `videos.list` and `videos.stats` caches), and the transitions of SPEC §4
-// that change them are pure functions over those answers, applied with `setData`.
+// The Manage and Upload screens' own state, persisted as 'video-store' (docs/dashboard.md): the
+// page, the selection and the upload progress. The videos, totals and stats are server data:
+// TanStack Query owns them (the `videos.list` and `videos.stats` caches), and the transitions of
+// docs/dashboard.md that change them are pure functions over those answers, applied with `setData`.
 // Every transition is a pure function so it can be tested without React.
 import { limits } from '@shared/index.ts'
 import { create } from 'zustand'
@@ -28,13 +28,13 @@ export const initialVideoState: VideoState = {
   uploadProgress: 0,
 }
 
-/** The list's cache stays this long after its last use; the stats are fresh this long (SPEC §9). */
+/** The list's cache stays this long after its last use; the stats are fresh this long. */
 export const STALE_AFTER_MS = 5 * 60 * 1000
 
 export const pageCount = (total: number, pageSize: number) =>
   Math.max(1, Math.ceil(Math.max(0, total) / pageSize))
 
-/** Only videos with an _id and a thumbnailUrl are listed (SPEC §2, §3). */
+/** Only videos with an _id and a thumbnailUrl are listed (docs/dashboard.md). */
 export const isListable = (v: Partial<Video> | null | undefined): v is Video =>
   Boolean(v?._id && v.thumbnailUrl)
 
@@ -87,7 +87,7 @@ export function replaceVideo<P extends Page>(page: P, video: Video): P {
   return { ...page, videos: page.videos.map((v) => (v._id === video._id ? video : v)) }
 }
 
-/** The stats' total follows every add and removal (SPEC §4). */
+/** The stats' total follows every add and removal (docs/dashboard.md). */
 export const countVideos = (stats: Stats, change: number): Stats => ({
   ...stats,
   totalVideos: Math.max(0, stats.totalVideos + change),
@@ -186,7 +186,7 @@ export function inOrder<T extends { videos: Video[] }>(page: T, ids: readonly st
 
 /**
  * The Manage list's query input: a page of the curated order (the public page's, which admins
- * set by dragging; a new video leads it, as SPEC §4's list wants).
+ * set by dragging; a new video leads it, as docs/dashboard.md's list wants).
  */
 export const listInputFor = (page: number, limit: number) =>
   ({ page, limit, order: 'curated' }) as const

@@ -1,4 +1,4 @@
-// Edit Video (SPEC §2, §4, §8): metadata-only when no file was chosen, otherwise the chosen files
+// Edit Video (docs/dashboard.md): metadata-only when no file was chosen, otherwise the chosen files
 // go up with tus and everything is sent together. Progress steps 0, 25, 50, 75, 100.
 import { useEffect, useState } from 'react'
 import type { Video } from '../../api.ts'
@@ -80,8 +80,8 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
         notify.message('No changes detected')
         return
       }
-      // SPEC §8: a lost session says so; errors about the title (the server names the field)
-      // show at the title field; others as messages.
+      // docs/dashboard.md: a lost session says so; errors about the title (the server names the
+      // field) show at the title field; others as messages.
       const e = toClientError(err)
       if (e.kind === 'unauthorized') {
         handleUnauthorized(token)

@@ -1,4 +1,4 @@
-// Manage Videos (SPEC §2, §4): list states, selection, single and bulk delete, edit, player,
+// Manage Videos (docs/dashboard.md): list states, selection, single and bulk delete, edit, player,
 // pagination. The list query owns the videos and totals; 'video-store' the page and selection.
 
 import { msg } from '@shared/index.ts'
@@ -156,7 +156,7 @@ export function ManagePage() {
     setPublishing((ids) => ids.filter((id) => id !== video._id))
   }
 
-  /** SPEC §4: totals and pages follow a removal at once, the page moves back if beyond the last. */
+  /** Totals and pages follow a removal at once, the page moves back if beyond the last. */
   const removeFromCaches = (ids: string[], count = ids.length, options?: { bulk: boolean }) => {
     const before = utils.videos.list.getData(listInput)
     const after = before && removeVideos(before, ids, pageSize, count)
@@ -327,7 +327,7 @@ type ListInput = { page: number; limit: number }
  * While a video on this page is queued or processing, asks for the page again every
  * PROCESSING_POLL_MS and puts the answer in the list query's cache. Its own query, not the list's
  * refetchInterval: these background checks must not dim the list or show the refresh overlay
- * every 1.5 s (SPEC's dimming is for refreshes the admin asked for). Stops when none is left.
+ * every 1.5 s (the list's dimming is for refreshes the admin asked for). Stops when none is left.
  */
 function useProcessingPoll(input: ListInput, active: boolean, listFetching: boolean) {
   const utils = trpc.useUtils()

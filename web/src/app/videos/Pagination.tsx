@@ -1,4 +1,5 @@
-// Previous/Next on small screens; 'Page X of Y' and numbered buttons on wider ones (SPEC §2).
+// Previous/Next on small screens; 'Page X of Y' and numbered buttons on wider ones
+// (docs/dashboard.md).
 import { Icons } from '../components/ui.tsx'
 
 /** Page numbers to show, with null for a gap: 1 … 4 5 6 … 12. */

@@ -1,4 +1,4 @@
-// A video's processing state in its Manage row or card (issue 12): progress while it is worked
+// A video's processing state in its Manage row or card (docs/media.md): progress while it is worked
 // on, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
 // length and size once ready.
 import type { Video } from '../../api.ts'

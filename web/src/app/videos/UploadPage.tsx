@@ -1,6 +1,6 @@
-// Upload Video (SPEC §2, §4): three tus uploads with one progress area (percentage, bytes, speed,
-// time left, a lost connection), then videos.create. Uploads this browser left unfinished are
-// offered again and continue from the server's offset when the same files are picked.
+// Upload Video (docs/dashboard.md): three tus uploads with one progress area (percentage, bytes,
+// speed, time left, a lost connection), then videos.create. Uploads this browser left unfinished
+// are offered again and continue from the server's offset when the same files are picked.
 
 import type { FileKind } from '@shared/index.ts'
 import { useNavigate } from '@tanstack/react-router'
@@ -84,7 +84,8 @@ export function UploadPage() {
   const [draft] = useState(readDraft)
   const meter = useRef(createRateMeter())
   const shownRateAt = useRef(0)
-  // SPEC §3: the store owns the upload's percentage; the rest of the status is this page's.
+  // docs/dashboard.md: the store owns the upload's percentage; the rest of the status is this
+  // page's.
   const percent = useVideoStore((s) => s.uploadProgress)
 
   // Leaving mid-upload loses nothing (tus resumes), but say so before the tab closes.
@@ -95,7 +96,7 @@ export function UploadPage() {
     return () => window.removeEventListener('beforeunload', warn)
   }, [busy])
 
-  // SPEC §4: progress resets to 0 after an upload, success or not.
+  // docs/dashboard.md: progress resets to 0 after an upload, success or not.
   useEffect(() => () => setUploadProgress(0), [])
 
   useEffect(() => {
@@ -174,7 +175,8 @@ export function UploadPage() {
         },
       })
       writeDraft(null)
-      // SPEC §4: the new video comes first, the totals and pages follow, before the refresh.
+      // docs/dashboard.md: the new video comes first, the totals and pages follow, before the
+      // refresh.
       const { pageSize } = useVideoStore.getState()
       utils.videos.list.setData(
         listInputFor(1, pageSize),

@@ -1,4 +1,4 @@
-// The upload page's status while sending: SPEC's progress bar with its percentage, the bytes
+// The upload page's status while sending: the progress bar with its percentage, the bytes
 // sent, the speed and the time left, and, when the connection drops, that the upload is paused
 // and will go on by itself. Lives in the form's sticky bar, so it is on screen at any scroll.
 import { ProgressBar } from '../components/ui.tsx'

@@ -1,6 +1,6 @@
 // The video form shared by the upload page (create) and the edit modal (edit): title,
 // description and the three files, all in react-hook-form and checked by one zod schema with the
-// shared file rules (SPEC §5's messages), plus the live title check. The buttons sit in a
+// shared file rules (docs/dashboard.md's messages), plus the live title check. The buttons sit in a
 // sticky bar with the page's status (progress), so both stay on screen however far one scrolls.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { type FileKind, type FileMode, fileKinds, msg } from '@shared/index.ts'
@@ -152,7 +152,7 @@ export function VideoForm({
 
   const remove = (kind: FileKind) => {
     if (creating && kind === 'video') {
-      // Removing the video while creating says so at once (SPEC §5, shared video form).
+      // Removing the video while creating says so at once (docs/dashboard.md, shared video form).
       setValue('video', null, { shouldDirty: true })
       void trigger('video')
       return

@@ -1,7 +1,7 @@
-// The list of one page of videos: a table on wide screens, cards on small ones (SPEC §2). Rows
-// are put in the public order by drag and drop, with the mouse, touch or keyboard (dnd-kit: focus
-// a row's handle, Space to lift, arrows to move, Space to drop, Escape to cancel), and each has
-// its 'Published' switch.
+// The list of one page of videos: a table on wide screens, cards on small ones (docs/dashboard.md).
+// Rows are put in the public order by drag and drop, with the mouse, touch or keyboard (dnd-kit:
+// focus a row's handle, Space to lift, arrows to move, Space to drop, Escape to cancel), and each
+// has its 'Published' switch.
 import { arrayMove, useSortable } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import type { ReactNode } from 'react'

@@ -1,5 +1,5 @@
-// What the Manage page knows about a video's processing (issue 12): its state, and when the list
-// must keep asking the server for news.
+// What the Manage page knows about a video's processing (docs/media.md): its state, and when the
+// list must keep asking the server for news.
 import type { Video } from '../../api.ts'
 
 /** How often the list asks for news while a video on the page is queued or processing. */

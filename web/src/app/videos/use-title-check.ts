@@ -1,5 +1,5 @@
-// Live title uniqueness check as the user types (SPEC §5): a tRPC query on the title once typing
-// has paused for TITLE_CHECK_DELAY_MS. Only an answer for the title now in the field counts.
+// Live title uniqueness check as the user types (docs/dashboard.md): a tRPC query on the title once
+// typing has paused for TITLE_CHECK_DELAY_MS. Only an answer for the title now in the field counts.
 import { useEffect, useState } from 'react'
 import { trpc } from '../trpc.ts'
 

@@ -1,4 +1,4 @@
-// The video form's messages, as react-hook-form's zod resolver shows them (SPEC §5).
+// The video form's messages, as react-hook-form's zod resolver shows them (docs/dashboard.md).
 import { expect, test } from 'bun:test'
 import { videoFormSchema } from './video-form-schema.ts'
 
@@ -23,7 +23,7 @@ function messages(mode: 'create' | 'edit', value: Record<string, unknown>) {
   return out
 }
 
-test('creating: every field is required, with SPEC messages', () => {
+test('creating: every field is required, with the documented messages', () => {
   expect(messages('create', { title: '', description: '' })).toEqual({
     title: 'Title is required',
     video: 'Video file is required',

@@ -1,5 +1,5 @@
-// The video form's rules as one zod schema for react-hook-form: SPEC §5's title rules and the
-// shared file rules (types, limits by mode, messages), so every message of the form comes from
+// The video form's rules as one zod schema for react-hook-form: docs/dashboard.md's title rules and
+// the shared file rules (types, limits by mode, messages), so every message of the form comes from
 // one resolver. Creating needs all three files; editing takes any of them (brand logo ≤ 5 MB).
 
 import {
@@ -16,7 +16,7 @@ import { z } from 'zod'
 
 /**
  * A file field's value: the chosen file; `undefined` while none was chosen; `null` once a chosen
- * video was removed while creating, which SPEC §5 answers with 'Video is required'.
+ * video was removed while creating, which docs/dashboard.md answers with 'Video is required'.
  */
 export type FileValue = File | null | undefined
 
