@@ -116,6 +116,7 @@ describe.each([375, 1280])('at %ipx', (width) => {
     let dialog = await openShare(page, work.title)
 
     await dialog.getByText('No links yet').waitFor()
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('value'))).toBe('7d')
     // Seven days unless another choice is made; the day field only for "Until a date".
     expect(await dialog.getByRole('radio', { name: '7 days' }).isChecked()).toBe(true)
     expect(await dialog.getByLabel('Last day').count()).toBe(0)

@@ -124,6 +124,8 @@ function ShareForm({
               <input
                 type="radio"
                 value={value}
+                // The dialog opens on the choice already made, not on the first one.
+                data-autofocus={value === shareFormDefaults.expiry ? true : undefined}
                 disabled={isSubmitting}
                 className="size-4 accent-amber-500"
                 {...register('expiry')}
