@@ -231,8 +231,11 @@ export function createReviewPages(deps: Deps) {
     if (!match) return null
     const started = performance.now()
     const padded = async (res: Response) => {
-      const left = ANSWER_FLOOR_MS - (performance.now() - started)
-      if (left > 0) await sleep(left)
+      // A timer may fire a little early: wait again until the floor has really passed.
+      for (let left = ANSWER_FLOOR_MS; left > 0; ) {
+        left = ANSWER_FLOOR_MS - (performance.now() - started)
+        if (left > 0) await sleep(Math.ceil(left))
+      }
       return res
     }
     const [, token = '', rest] = match
