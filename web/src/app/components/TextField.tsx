@@ -1,5 +1,6 @@
 // A labelled input wired to react-hook-form, with its error announced and linked.
 import { type ComponentProps, useId } from 'react'
+import { cn } from '../lib/cn.ts'
 import { FieldError, inputStyles } from './ui.tsx'
 
 /** An input's props (`ref` included, as React 19 passes it) with a label, an error and a hint. */
@@ -7,9 +8,20 @@ type TextFieldProps = ComponentProps<'input'> & {
   label: string
   error?: string
   hint?: string
+  /** Merged over the input's own classes (e.g. a taller touch target). */
+  inputClassName?: string
 }
 
-export function TextField({ label, error, hint, id, className, ref, ...rest }: TextFieldProps) {
+export function TextField({
+  label,
+  error,
+  hint,
+  id,
+  className,
+  inputClassName,
+  ref,
+  ...rest
+}: TextFieldProps) {
   const autoId = useId()
   const inputId = id ?? autoId
   const errorId = `${inputId}-error`
@@ -24,7 +36,7 @@ export function TextField({ label, error, hint, id, className, ref, ...rest }: T
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={[error ? errorId : '', hint ? hintId : ''].join(' ').trim() || undefined}
-        className={inputStyles}
+        className={cn(inputStyles, inputClassName)}
         {...rest}
       />
       {hint ? (

@@ -135,5 +135,9 @@ export const Icons = {
   collapse: icon('M11 17l-5-5 5-5M18 17l-5-5 5-5'),
   expand: icon('M13 17l5-5-5-5M6 17l5-5-5-5'),
   plus: icon('M12 5v14M5 12h14'),
+  /** Three joined dots: a link made to send to someone. */
+  share: icon(
+    'M18 8a3 3 0 1 0 0-6 3 3 0 0 0 0 6M6 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6M18 22a3 3 0 1 0 0-6 3 3 0 0 0 0 6M8.6 13.5l6.8 4M15.4 6.5l-6.8 4',
+  ),
   clip: icon('M15 10l5-3v10l-5-3M3 6h12v12H3z'),
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react'
 import type { Video } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
-import { ProgressBar } from '../components/ui.tsx'
+import { Button, Icons, ProgressBar } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
@@ -12,6 +12,7 @@ import { useAuthStore } from '../stores/auth.ts'
 import { useChromeStore } from '../stores/ui.ts'
 import { currentListInput, replaceVideo } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
+import { ShareDialog } from './ShareDialog.tsx'
 import { VideoForm, type VideoFormHelpers, type VideoFormValues } from './VideoForm.tsx'
 
 class NoChanges extends Error {
@@ -25,6 +26,8 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   const update = trpc.videos.update.useMutation()
   const [busy, setBusy] = useState(false)
   const [progress, setProgress] = useState(0)
+  // Opened above this dialog, so whatever is typed here stays while a link is made.
+  const [sharing, setSharing] = useState(false)
 
   useEffect(() => {
     useChromeStore.setState({ editModalOpen: true })
@@ -96,6 +99,16 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   return (
     <Dialog title="Edit Video" onClose={requestClose} size="lg">
       <div className="p-5">
+        <div className="mb-4 flex justify-end">
+          <Button
+            variant="secondary"
+            className="min-h-11"
+            disabled={busy}
+            onClick={() => setSharing(true)}
+          >
+            <Icons.share className="size-4" /> Share privately…
+          </Button>
+        </div>
         {busy ? (
           <p role="status" className="mb-4 text-amber-700 text-sm dark:text-accent">
             Updating...
@@ -113,6 +126,7 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
           onCancel={requestClose}
         />
       </div>
+      {sharing ? <ShareDialog video={video} onClose={() => setSharing(false)} /> : null}
     </Dialog>
   )
 }

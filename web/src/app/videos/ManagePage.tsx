@@ -35,6 +35,7 @@ import { EditVideoModal } from './EditVideoModal.tsx'
 import { Pagination } from './Pagination.tsx'
 import { PlayerModal } from './PlayerModal.tsx'
 import { anyInProgress, PROCESSING_POLL_MS } from './processing.ts'
+import { ShareDialog } from './ShareDialog.tsx'
 import { VideoList } from './VideoList.tsx'
 
 export const LIST_STALE_MS = 3000
@@ -84,6 +85,7 @@ export function ManagePage() {
 
   const [playing, setPlaying] = useState<Video | null>(null)
   const [editing, setEditing] = useState<Video | null>(null)
+  const [sharing, setSharing] = useState<Video | null>(null)
   const [pending, setPending] = useState<Pending | null>(null)
   const [deleting, setDeleting] = useState(false)
   const overlay = useLinger(list.isFetching, OVERLAY_TAIL_MS)
@@ -276,6 +278,7 @@ export function ManagePage() {
                 onToggle={(id) => updateVideos((s) => toggleSelected(s, id, shownIds))}
                 onPlay={setPlaying}
                 onEdit={setEditing}
+                onShare={setSharing}
                 onDelete={(video) => setPending({ kind: 'one', video })}
                 onRetry={(video) => void retry(video)}
                 retrying={retrying}
@@ -304,6 +307,7 @@ export function ManagePage() {
       )}
       {playing ? <PlayerModal video={playing} onClose={() => setPlaying(null)} /> : null}
       {editing ? <EditVideoModal video={editing} onClose={() => setEditing(null)} /> : null}
+      {sharing ? <ShareDialog video={sharing} onClose={() => setSharing(null)} /> : null}
       {pending ? (
         <DeleteDialog
           count={pending.kind === 'one' ? 1 : pending.ids.length}

@@ -19,6 +19,8 @@ interface VideoListProps {
   onToggle: (id: string) => void
   onPlay: (video: Video) => void
   onEdit: (video: Video) => void
+  /** "Share privately…": private review links to the video (ShareDialog). */
+  onShare: (video: Video) => void
   onDelete: (video: Video) => void
   onRetry: (video: Video) => void
   /** Ids whose Retry is on its way. */
@@ -160,6 +162,20 @@ function EditButton({ video, onEdit }: Pick<VideoListProps, 'onEdit'> & { video:
   )
 }
 
+function ShareButton({ video, onShare }: Pick<VideoListProps, 'onShare'> & { video: Video }) {
+  return (
+    <button
+      type="button"
+      aria-label={`Share privately: ${video.title}`}
+      title="Share privately…"
+      onClick={() => onShare(video)}
+      className={`${actionButton} text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-ink-800`}
+    >
+      <Icons.share />
+    </button>
+  )
+}
+
 function DeleteButton({ video, onDelete }: Pick<VideoListProps, 'onDelete'> & { video: Video }) {
   return (
     <button
@@ -222,6 +238,9 @@ export function VideoList(props: VideoListProps) {
               </th>
               <th scope="col" className="px-2 py-3 text-center">
                 Edit
+              </th>
+              <th scope="col" className="px-2 py-3 text-center">
+                Share
               </th>
               <th scope="col" className="px-2 py-3 text-center">
                 Delete
@@ -292,6 +311,9 @@ function TableRow(props: RowProps) {
       </td>
       <td className="px-2 py-3 text-center">
         <EditButton video={video} onEdit={onEdit} />
+      </td>
+      <td className="px-2 py-3 text-center">
+        <ShareButton video={video} onShare={props.onShare} />
       </td>
       <td className="px-2 py-3 text-center">
         <DeleteButton video={video} onDelete={onDelete} />
@@ -367,6 +389,7 @@ function Card(props: RowProps) {
         <div className="ml-auto flex items-center gap-1">
           {drag.handle}
           <EditButton video={video} onEdit={onEdit} />
+          <ShareButton video={video} onShare={props.onShare} />
           <DeleteButton video={video} onDelete={onDelete} />
         </div>
       </div>
