@@ -3,7 +3,7 @@
 // Ends with one line "N passed, N failed, N skipped", after the list of the skipped tests, each with
 // the reason it gives (testkit/skip.ts puts it in the name), and of the failed ones.
 import { existsSync } from 'node:fs'
-import { SKIPPED } from '../testkit/skip.ts'
+import { SKIPPED } from './skip-marker.ts'
 import { ensureSystemDeps } from './system-deps.ts'
 
 const root = new URL('..', import.meta.url).pathname

@@ -1,9 +1,7 @@
 // A test this machine cannot run is skipped, never passed by returning early, and says why: the
 // reason ends its name, so bun's `(skip)` line carries it and `bun run test` lists it at the end.
 import { describe, test } from 'bun:test'
-
-/** Marks a skipped test's name; scripts/test.ts reads the reason back from it. */
-export const SKIPPED = ' [skipped: '
+import { SKIPPED } from '../scripts/skip-marker.ts'
 
 const named = (name: string, reason: string | false | null | undefined) =>
   // The reason's end is its first ']'.
