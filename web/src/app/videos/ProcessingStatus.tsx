@@ -26,7 +26,7 @@ export function ProcessingStatus({ video, onRetry, retrying }: Props) {
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={value}
-            className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-200 dark:bg-ink-700"
+            className="h-1.5 min-w-16 flex-1 overflow-hidden rounded-full bg-zinc-200 dark:bg-ink-700"
           >
             <div
               className="h-full rounded-full bg-accent transition-[width] duration-500 motion-reduce:transition-none"

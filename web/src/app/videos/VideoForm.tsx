@@ -9,6 +9,7 @@ import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'
 import { TextField } from '../components/TextField.tsx'
 import { Button, FieldError, inputStyles } from '../components/ui.tsx'
+import { trpc } from '../trpc.ts'
 import { FileField } from './FileField.tsx'
 import { useTitleCheck } from './use-title-check.ts'
 import { type VideoFormInput, type VideoFormOutput, videoFormSchema } from './video-form-schema.ts'
@@ -52,6 +53,9 @@ interface VideoFormProps {
   onCancel?: () => void
 }
 
+// A signed link lasts 15 minutes; one asked for when the form opens, not reused after it closes.
+const MASTER_LINK_FRESH_MS = 10 * 60_000
+
 /** The title field's error type for the live check's answer. */
 const TAKEN = 'taken'
 
@@ -67,14 +71,17 @@ const currentUrlKey = {
 } as const satisfies Record<FileKind, keyof Video>
 
 /**
- * What the form shows of a file already saved. The video: its MP4 once processed, the master
- * before; a failed video's master is not served to a plain <video> (record 059).
+ * What the form shows of a file already saved. The video: its MP4 once processed; before that
+ * the master through a signed link (`masterUrl`), since the master's plain address closes the
+ * moment its streams exist, which may be while the form is open (record 059).
  */
-function currentUrl(video: Video | undefined, kind: FileKind): string | undefined {
+function currentUrl(
+  video: Video | undefined,
+  kind: FileKind,
+  masterUrl: string | undefined,
+): string | undefined {
   if (!video) return undefined
-  if (kind === 'video') {
-    return video.mp4Url ?? (video.status === 'failed' ? undefined : video.videoUrl)
-  }
+  if (kind === 'video') return video.mp4Url ?? masterUrl
   return video[currentUrlKey[kind]] || undefined
 }
 
@@ -118,6 +125,12 @@ export function VideoForm({
       brandLogo: undefined,
     },
   })
+  const needsMasterLink = !!video && !video.mp4Url && video.status !== 'failed'
+  const masterLink = trpc.videos.masterLink.useQuery(
+    { id: video?._id ?? '' },
+    { enabled: needsMasterLink, staleTime: MASTER_LINK_FRESH_MS, gcTime: 0 },
+  )
+  const masterUrl = needsMasterLink ? masterLink.data?.url : undefined
   const values = useWatch({ control })
   const bar = useRef<HTMLElement>(null)
   useKeepClearOf(bar)
@@ -215,7 +228,7 @@ export function VideoForm({
               label={fileLabels[kind]}
               mode={mode}
               file={file}
-              currentUrl={currentUrl(video, kind)}
+              currentUrl={currentUrl(video, kind, masterUrl)}
               error={errors[kind]?.message}
               note={file instanceof File ? fileNote?.(kind, file) : undefined}
               disabled={busy}
