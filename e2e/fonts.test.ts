@@ -453,36 +453,48 @@ test(
   async () => {
     const title = 'Café Olé — Señor Bjørk'
     await uploadVideo(seeded.server.url, seeded.token, title, await fixtures())
-    const { page, context } = await openPage(seeded.browser, {
-      width: 1280,
-      height: 800,
-      baseURL: seeded.server.url,
-    })
-    const cdp = await throttle(page)
-    const responses = recordResponses(cdp)
-    await page.goto('/')
-    await settle(page)
+    // `font-display: optional` draws a face only if it has arrived within its short block period,
+    // which a loaded machine can miss on any one visit; the promise is that the preloads make it
+    // arrive in time, so each try is a new first visit (an empty cache), up to three.
+    const tries: string[][][] = []
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const { page, context } = await openPage(seeded.browser, {
+        width: 1280,
+        height: 800,
+        baseURL: seeded.server.url,
+      })
+      const cdp = await throttle(page)
+      const responses = recordResponses(cdp)
+      await page.goto('/')
+      await settle(page)
 
-    // The files whose @font-face ranges hold 'é': one per face, none of them a core file.
-    const ext = (await fontFaceRules(page))
-      .filter((rule) => draws(rule, 'é'.codePointAt(0)!))
-      .map((rule) => rule.url)
-    expect(ext.length).toBe(3)
-    const preloads = await page.evaluate(() =>
-      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]')].map(
-        (link) => link.href,
-      ),
-    )
-    for (const url of ext) expect(preloads).toContain(url)
-    const fetched = responses.filter((r) => /\.woff2$/.test(r.url)).map((r) => r.url)
-    for (const url of ext) expect(fetched).toContain(url)
+      // The files whose @font-face ranges hold 'é': one per face, none of them a core file.
+      const ext = (await fontFaceRules(page))
+        .filter((rule) => draws(rule, 'é'.codePointAt(0)!))
+        .map((rule) => rule.url)
+      expect(ext.length).toBe(3)
+      const preloads = await page.evaluate(() =>
+        [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]')].map(
+          (link) => link.href,
+        ),
+      )
+      for (const url of ext) expect(preloads).toContain(url)
+      const fetched = responses.filter((r) => /\.woff2$/.test(r.url)).map((r) => r.url)
+      for (const url of ext) expect(fetched).toContain(url)
 
-    // Every glyph of the title, accents included, in Inter: no fallback face drew any of it.
-    await page.getByText(title, { exact: true }).evaluate((el) => el.setAttribute('data-probe', ''))
-    const drawn = (await renderedFonts(page, '[data-probe]')).flat()
-    expect(drawn.map((f) => [f.familyName, f.isCustomFont])).toEqual([['Inter', true]])
-    await cdp.detach()
-    await context.close()
+      // Every glyph of the title, accents included, in Inter: no fallback face drew any of it.
+      await page
+        .getByText(title, { exact: true })
+        .evaluate((el) => el.setAttribute('data-probe', ''))
+      const drawn = (await renderedFonts(page, '[data-probe]')).flat()
+      tries.push(drawn.map((f) => [f.familyName, String(f.isCustomFont)]))
+      await cdp.detach()
+      await context.close()
+      if (drawn.every((f) => f.familyName === 'Inter' && f.isCustomFont)) break
+    }
+    if (tries.length > 1)
+      console.log(`[fonts] first visits until Inter drew it all: ${JSON.stringify(tries)}`)
+    expect(tries.at(-1)).toEqual([['Inter', 'true']])
   },
   TEST_TIMEOUT,
 )

@@ -19,7 +19,7 @@ export function ProcessingStatus({ video, onRetry, retrying }: Props) {
     case 'processing': {
       const value = Math.max(0, Math.min(100, Math.round(video.progress ?? 0)))
       return (
-        <div className="mt-1.5 flex max-w-64 items-center gap-2 text-xs text-zinc-600 dark:text-zinc-300">
+        <div className="mt-1.5 flex max-w-64 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-600 dark:text-zinc-300">
           <div
             role="progressbar"
             aria-label={`Processing ${video.title}`}
