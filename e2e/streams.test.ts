@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page, Request } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
+import { plainMediaUrl } from '../testkit/media.ts'
 import { makeSampleMedia, type SampleVideo, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
@@ -34,7 +35,7 @@ let browser: Browser
 let dir: string
 let samples: SampleVideo[]
 let session: { token: string; user: Record<string, string> }
-/** The two sample clips, processed: `videoUrl` here is the master (admins' answers). */
+/** The two sample clips, processed: `videoUrl` here is the master's plain address. */
 let ready: Video[]
 const SILENT_TITLE = 'Voice Memo (no picture)'
 
@@ -49,7 +50,10 @@ async function adminVideos(): Promise<Video[]> {
   const res = await fetch(`${server.url}/api/videos?page=1&limit=100`, {
     headers: { authorization: `Bearer ${session.token}` },
   })
-  return ((await res.json()) as { data: { videos: Video[] } }).data.videos
+  const { videos } = ((await res.json()) as { data: { videos: Video[] } }).data
+  // Admins' answers name the master under a signed prefix; a page that fetched it would name
+  // its plain address.
+  return videos.map((video) => ({ ...video, videoUrl: plainMediaUrl(video.videoUrl) }))
 }
 
 async function waitForVideos(

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type IncomingHttpHeaders, request } from 'node:http'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { type Fixtures, fixtures, plainMediaUrl } from '../testkit/media.ts'
 import { startServer } from '../testkit/server.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { bytesOf, form, send, tusVia } from './videos/support.ts'
@@ -77,7 +77,7 @@ describe('through the fetch handler', () => {
       )
       expect(made.status).toBe(201)
       firstId ??= made.json.data.video._id
-      videoUrl = made.json.data.video.videoUrl
+      videoUrl = plainMediaUrl(made.json.data.video.videoUrl)
       thumbnailUrl = made.json.data.video.thumbnailUrl
     }
   }, 120_000)
@@ -337,8 +337,9 @@ describe('over TCP (Bun.serve) with a decoding Node client', () => {
         body,
       })
       expect(res.status).toBe(201)
-      videoUrl = ((await res.json()) as { data: { video: { videoUrl: string } } }).data.video
-        .videoUrl
+      videoUrl = plainMediaUrl(
+        ((await res.json()) as { data: { video: { videoUrl: string } } }).data.video.videoUrl,
+      )
     }
   }, 120_000)
   afterAll(() => server?.stop(), 60_000)

@@ -115,12 +115,16 @@ export function createVideosService(deps: {
     }
   }
 
-  /** A video as admins see it: a hidden work's files under signed prefixes, its own URLs closed. */
+  /**
+   * A video as admins see it. The master's own address closes to visitors once streams exist, so
+   * an admin's `videoUrl` is always under a signed prefix: it keeps answering (the original, byte
+   * for byte) whatever the processing does. A hidden work's other files are signed as well.
+   */
   async function adminView(row: ViewRow): Promise<VideoView> {
     const view = toView(row)
-    if (row.published && row.status !== 'failed') return view
     await prefixes.ready()
     const sign = (url: string) => prefixes.url(url)
+    if (row.published && row.status !== 'failed') return { ...view, videoUrl: sign(view.videoUrl) }
     const signOrNull = (url: string | null) => (url === null ? null : sign(url))
     return {
       ...view,
