@@ -1,0 +1,204 @@
+// The disk engine: keys map onto DATA_DIR/media in the flat layout older versions wrote
+// (`masters/<name>` and `images/<name>` are `<name>`, `streams/<folder>/…` is `<folder>/…`), so
+// an existing data folder needs no move.
+import { constants } from 'node:fs'
+import {
+  access,
+  copyFile,
+  link,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+} from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { keyOfFolder, ownerOfKey } from './keys.ts'
+import { type ListedObject, type Storage, type StorageBody, StorageError } from './types.ts'
+
+// Inside a run's folder: plain names, no dot files, at most two levels (rung, then file).
+const PART = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/
+
+// File systems without hard links (some network and FUSE mounts) answer these to link().
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK'])
+
+const code = (error: unknown) => (error as NodeJS.ErrnoException)?.code
+const isMissing = (error: unknown) => code(error) === 'ENOENT' || code(error) === 'ENOTDIR'
+
+async function fsync(path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+export function diskStorage(root: string, scratch: string): Storage {
+  /** The path of a key; throws for a key the store could not have made (no `..`, no strays). */
+  function pathOf(key: string): string {
+    const owner = ownerOfKey(key)
+    if (!owner) throw new StorageError(`not a storage key: ${key}`)
+    if (!key.startsWith('streams/')) return join(root, owner)
+    const rest = key.split('/').slice(2)
+    if (rest.length > 2 || !rest.every((part) => PART.test(part))) {
+      throw new StorageError(`not a storage key: ${key}`)
+    }
+    return join(root, owner, ...rest)
+  }
+
+  const keyOfPath = (path: string) => {
+    const parts = relative(root, path).split('/')
+    return parts.length === 1 ? undefined : `streams/${parts.join('/')}`
+  }
+
+  async function* walk(dir: string): AsyncGenerator<string> {
+    const entries = await readdir(dir, { withFileTypes: true }).catch((error) => {
+      if (isMissing(error)) return []
+      throw error
+    })
+    for (const entry of entries) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) yield* walk(path)
+      else if (entry.isFile()) yield path
+    }
+  }
+
+  async function listed(path: string, key: string): Promise<ListedObject | undefined> {
+    const info = await stat(path).catch(() => undefined)
+    return info?.isFile() ? { key, size: info.size, modified: info.mtime } : undefined
+  }
+
+  /** Removes now-empty folders between a deleted file and the root. */
+  async function prune(dir: string): Promise<void> {
+    while (dir.startsWith(`${root}/`)) {
+      try {
+        await rmdir(dir)
+      } catch {
+        return
+      }
+      dir = dirname(dir)
+    }
+  }
+
+  return {
+    engine: 'disk',
+
+    async write(key, body: StorageBody) {
+      const dest = pathOf(key)
+      await mkdir(dirname(dest), { recursive: true })
+      if ('path' in body) {
+        // A hard link, not a move: the source (an upload) stays whole until the row naming the
+        // file has committed. Its bytes are flushed first, so a row never points at a file a
+        // power cut could empty.
+        await fsync(body.path)
+        try {
+          await link(body.path, dest)
+        } catch (error) {
+          if (code(error) === 'EEXIST') throw new StorageError(`already stored: ${key}`)
+          if (!NO_HARD_LINKS.has(code(error) ?? '')) throw error
+          try {
+            await copyFile(body.path, dest, constants.COPYFILE_FICLONE)
+            await fsync(dest)
+          } catch (copyError) {
+            await rm(dest, { force: true })
+            throw copyError
+          }
+        }
+      } else {
+        await mkdir(scratch, { recursive: true })
+        const temp = join(scratch, `write-${crypto.randomUUID()}`)
+        try {
+          await Bun.write(temp, new Response(body))
+          await fsync(temp)
+          await rename(temp, dest)
+        } catch (error) {
+          await rm(temp, { force: true })
+          throw error
+        }
+      }
+      await fsync(dirname(dest))
+      return { size: (await stat(dest)).size }
+    },
+
+    async read(key, range) {
+      const path = pathOf(key)
+      const info = await stat(path).catch(() => undefined)
+      if (!info?.isFile()) return undefined
+      const file = Bun.file(path)
+      const body = range ? file.slice(range.start, range.end + 1).stream() : file.stream()
+      return { body, size: info.size }
+    },
+
+    async stat(key) {
+      const info = await stat(pathOf(key)).catch(() => undefined)
+      if (!info?.isFile()) return undefined
+      const etag = `"${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}"`
+      return { size: info.size, modified: info.mtime, etag }
+    },
+
+    async delete(keys) {
+      await Promise.all(
+        [...keys].map(async (key) => {
+          const path = pathOf(key)
+          await unlink(path).catch((error) => {
+            if (!isMissing(error)) throw error
+          })
+          if (key.startsWith('streams/')) await prune(dirname(path))
+        }),
+      )
+    },
+
+    async *list(prefix) {
+      const entries = await readdir(root, { withFileTypes: true }).catch((error) => {
+        if (isMissing(error)) return []
+        throw error
+      })
+      for (const entry of entries) {
+        if (entry.isFile()) {
+          const key = ownerKey(entry.name)
+          if (key?.startsWith(prefix)) {
+            const item = await listed(join(root, entry.name), key)
+            if (item) yield item
+          }
+        } else if (entry.isDirectory() && keyOfFolder(entry.name)) {
+          const folderKey = `streams/${entry.name}/`
+          if (!folderKey.startsWith(prefix) && !prefix.startsWith(folderKey)) continue
+          for await (const path of walk(join(root, entry.name))) {
+            const key = keyOfPath(path)
+            if (!key?.startsWith(prefix)) continue
+            const item = await listed(path, key)
+            if (item) yield item
+          }
+        }
+      }
+    },
+
+    async copy(from, to) {
+      const dest = pathOf(to)
+      await mkdir(dirname(dest), { recursive: true })
+      await copyFile(pathOf(from), dest, constants.COPYFILE_FICLONE)
+      await fsync(dest)
+    },
+
+    localPath(key) {
+      return pathOf(key)
+    },
+
+    async check() {
+      await mkdir(root, { recursive: true })
+      await access(root, constants.W_OK)
+    },
+  }
+}
+
+/** `masters/<name>` or `images/<name>` for a file at the root, by its name. */
+function ownerKey(name: string): string | undefined {
+  for (const prefix of ['masters/', 'images/']) {
+    if (ownerOfKey(`${prefix}${name}`) === name) return `${prefix}${name}`
+  }
+  return undefined
+}
