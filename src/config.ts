@@ -73,6 +73,24 @@ const envSchema = z.object({
     .transform((v) => (v ? v : undefined))
     .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
 
+  // Object storage (any S3-compatible store): set S3_BUCKET to keep media there instead of on
+  // DATA_DIR's disk. Credentials come from the AWS SDK's usual chain (AWS_ACCESS_KEY_ID, …).
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine(
+      (v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
+      'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+    ),
+  S3_ENDPOINT: optionalUrl(['http://', 'https://']),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+
   // Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges).
   TRUSTED_PROXIES: z
     .string()
@@ -102,6 +120,16 @@ export type Config = {
   trustedProxies: string[]
   metricsToken: string | undefined
   media: MediaConfig
+  /** Set: media live in this bucket; unset: on DATA_DIR's disk. */
+  s3: S3Config | undefined
+}
+
+export type S3Config = {
+  bucket: string
+  /** Omitted for AWS. */
+  endpoint: string | undefined
+  region: string
+  forcePathStyle: boolean
 }
 
 export type MediaConfig = {
@@ -146,5 +174,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollSeconds: e.MEDIA_POLL_SECONDS,
       previewMaxBytes: e.MEDIA_PREVIEW_MAX_BYTES,
     },
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : undefined,
   }
 }
