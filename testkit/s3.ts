@@ -100,6 +100,17 @@ export async function dropBucket(config: S3Config): Promise<void> {
   }
 }
 
+/** The keys of the bucket's multipart uploads begun and neither completed nor aborted. */
+export async function unfinishedUploads(config: S3Config): Promise<string[]> {
+  const client = s3Client(config)
+  try {
+    const page = await client.send(new ListMultipartUploadsCommand({ Bucket: config.bucket }))
+    return (page.Uploads ?? []).map((upload) => upload.Key ?? '')
+  } finally {
+    client.destroy()
+  }
+}
+
 async function abortUploads(client: S3Client, Bucket: string): Promise<void> {
   let KeyMarker: string | undefined
   let UploadIdMarker: string | undefined

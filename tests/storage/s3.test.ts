@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { S3Config } from '../../src/config.ts'
 import { s3Storage } from '../../src/storage/s3.ts'
 import type { Storage } from '../../src/storage/types.ts'
-import { dropBucket, makeBucket, s3Available } from '../../testkit/s3.ts'
+import { dropBucket, makeBucket, s3Available, unfinishedUploads } from '../../testkit/s3.ts'
 import { describeSkipIf } from '../../testkit/skip.ts'
 import { storageContract } from './contract.ts'
 
@@ -95,6 +95,35 @@ describeSkipIf(s3Available().reason)('the s3 engine', () => {
         expect(await bytesOf(part!.body)).toEqual(data.subarray(start, end + 1))
       }
     }, 120_000)
+
+    test('a body that fails after two parts leaves nothing behind and keeps its own error', async () => {
+      const key = `masters/${hex()}.mp4`
+      let sent = 0
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 17 * MiB) return controller.error(new Error('the client went away'))
+          controller.enqueue(new Uint8Array(MiB).fill(7))
+          sent += MiB
+        },
+      })
+      await expect(storage.write(key, body, { type: 'video/mp4' })).rejects.toThrow(
+        'the client went away',
+      )
+      expect(await storage.stat(key)).toBeUndefined()
+      expect(await unfinishedUploads(config)).toEqual([])
+    }, 60_000)
+
+    test("a file that is not there is its own error, not the store's", async () => {
+      const key = `images/${hex()}.jpg`
+      const error = (await storage
+        .write(key, { path: `/nonexistent/${hex()}.jpg` }, { type: 'image/jpeg' })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as NodeJS.ErrnoException | undefined
+      expect(error?.code).toBe('ENOENT')
+      expect(await storage.stat(key)).toBeUndefined()
+    })
 
     test('1,500 keys go in one call (more than one batch), missing ones with them', async () => {
       const folder = hex()
