@@ -3,7 +3,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { createTestDatabase } from '../../testkit/database.ts'
-import { s3Available } from '../../testkit/s3.ts'
+import { dropBucket, makeBucket, s3Available } from '../../testkit/s3.ts'
 import { testSkipIf } from '../../testkit/skip.ts'
 import { runServer, traceLines } from '../helpers/run-server.ts'
 
@@ -95,3 +95,24 @@ for (const [name, run] of [
     expectOneLine(outcome, `S3 bucket "media" at ${endpoint} is not reachable (ECONNREFUSED)`)
   }, 30_000)
 }
+
+testSkipIf(s3.reason)(
+  'the server: credentials the store refuses stop the start in one line saying which to check',
+  async () => {
+    const config = await makeBucket()
+    cleanups.push(() => dropBucket(config))
+    const outcome = await runServer({
+      ...(await baseEnv()),
+      AWS_ACCESS_KEY_ID: 'not-a-key-of-this-store',
+      AWS_SECRET_ACCESS_KEY: 'not-its-secret',
+      S3_BUCKET: config.bucket,
+      S3_ENDPOINT: config.endpoint!,
+      S3_FORCE_PATH_STYLE: 'true',
+    })
+    expectOneLine(
+      outcome,
+      `S3 bucket "${config.bucket}" at ${config.endpoint} is not reachable (403 Forbidden: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)`,
+    )
+  },
+  30_000,
+)
