@@ -205,7 +205,7 @@ describeSkipIf(s3Available().reason)('the s3 engine', () => {
       expect(Date.now() - started).toBeLessThan(15_000)
     })
 
-    test('a 64 MiB streamed write is held a few parts at a time, not whole', async () => {
+    test('a 64 MiB streamed write completes whole; its memory growth is printed', async () => {
       // In a process of its own, so nothing else this file does moves the figure.
       const child = Bun.spawn(
         [
