@@ -59,7 +59,7 @@ export async function createApp(config: Config): Promise<App> {
     throw e
   }
   const services = createServices(config, database, queue)
-  let stopUploads: () => void
+  let stopUploads: () => Promise<void>
   let stopHousekeeping: () => void
   let stopProcessing: () => void
   try {
@@ -89,7 +89,7 @@ export async function createApp(config: Config): Promise<App> {
     services,
     fetch: createPaths({ config, database, services, queue }),
     async close() {
-      stopUploads()
+      await stopUploads()
       stopHousekeeping()
       stopProcessing()
       // Before the database: a running job is failed for a later retry and its ffmpeg killed.
