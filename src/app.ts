@@ -2,7 +2,7 @@
 // and start-up work, composed; the path table is src/paths.ts. src/server.ts puts it on a port;
 // tests call app.fetch directly.
 import type { Config } from './config.ts'
-import { type Database, openDatabase, runMigrations } from './database.ts'
+import { type Database, duringStartup, openDatabase, runMigrations } from './database.ts'
 import { startMedia } from './media/index.ts'
 import { type AppFetch, createPaths } from './paths.ts'
 import { startProcessing } from './processing/index.ts'
@@ -63,7 +63,8 @@ export async function createApp(config: Config): Promise<App> {
   let stopHousekeeping: () => void
   let stopProcessing: () => void
   try {
-    await ensureFirstAdmin(config, services)
+    // Servers starting at once on an empty database would each create the first admin.
+    await duringStartup(database, () => ensureFirstAdmin(config, services))
     // Before the first request: orphaned media, expired uploads, unsaved site images and log
     // entries past their retention go; the hourly jobs start.
     await startMedia(services.media, services.videos.sweepOrphans)
