@@ -1,9 +1,11 @@
-// Notices changes to the videos made by other processes (a `bun run worker`, `media:reprocess`),
-// so cached answers follow within about a second. LISTEN/NOTIFY would be the usual way, but it
-// is not delivered through the embedded database's socket (one PGlite session for everyone).
-// Instead one small query a second: every pipeline write takes a new number from a sequence into
-// its row's `media_revision` (src/processing/video-rows.ts), so the sum over the rows moves with
-// each committed write (deletes and inserts move the count), and an uncommitted one is not seen.
+// Notices changes to the videos made by other processes (a `bun run worker`, `media:reprocess`,
+// another server on the same database), so cached answers follow within about a second.
+// LISTEN/NOTIFY would be the usual way, but it is not delivered through the embedded database's
+// socket (one PGlite session for everyone). Instead one small query a second over a fingerprint
+// that every committed write moves: the row count (deletes), and the sum over the rows of `xmin`,
+// the transaction that wrote each row's current version, so an insert or an update of any column
+// (an edit's title, the curated order, `published`) moves it; an uncommitted write is not seen.
+// The pipeline's writes also move `media_revision` (src/processing/video-rows.ts).
 import { sql } from 'drizzle-orm'
 import type { Db } from '../database.ts'
 
@@ -19,7 +21,8 @@ export function watchVideoChanges(db: Db, onChange: () => void, everyMs = WATCH_
     busy = true
     try {
       const [row] = await db.execute<{ fingerprint: string }>(
-        sql`select count(*) || ':' || coalesce(sum(media_revision), 0) as fingerprint from videos`,
+        sql`select count(*) || ':' || coalesce(sum(media_revision), 0) || ':'
+              || coalesce(sum(xmin::text::bigint), 0) as fingerprint from videos`,
       )
       if (stopped) return
       if (last !== undefined && row?.fingerprint !== last) onChange()
