@@ -5,6 +5,7 @@ import type { Config } from './config.ts'
 import { type Database, duringStartup, openDatabase, runMigrations } from './database.ts'
 import { startMedia } from './media/index.ts'
 import { type AppFetch, createPaths } from './paths.ts'
+import { watchSiteChanges } from './processing/changes.ts'
 import { startProcessing } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
 import { startHousekeeping } from './services/housekeeping.ts'
@@ -62,6 +63,7 @@ export async function createApp(config: Config): Promise<App> {
   let stopUploads: () => Promise<void>
   let stopHousekeeping: () => void
   let stopProcessing: () => void
+  let stopSiteWatch: () => void
   try {
     // Servers starting at once on an empty database would each create the first admin.
     await duringStartup(database, () => ensureFirstAdmin(config, services))
@@ -79,6 +81,8 @@ export async function createApp(config: Config): Promise<App> {
       previewMaxBytes: config.media.previewMaxBytes,
       videos: services.videos,
     })
+    // A save on another server sharing the database shows here within about a second.
+    stopSiteWatch = watchSiteChanges(database.db, services.site.invalidate)
   } catch (e) {
     await queue.stop()
     await database.close()
@@ -93,6 +97,7 @@ export async function createApp(config: Config): Promise<App> {
       await stopUploads()
       stopHousekeeping()
       stopProcessing()
+      stopSiteWatch()
       // Before the database: a running job is failed for a later retry and its ffmpeg killed.
       await queue.stop()
       await services.auth.settle()

@@ -1,6 +1,6 @@
 // Cached answers on two servers sharing one database: an edit made through one shows in the
-// other's public list within about a second, the period of the change watch
-// (src/processing/changes.ts), though the other server never saw the write.
+// other's public answers (the video list, the site content) within about a second, the period
+// of the change watches (src/processing/changes.ts), though the other server never saw the write.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '../src/database.ts'
@@ -127,5 +127,30 @@ describeSkipIf(
     expect(await timeUntil(b, (t) => t.length === 0, FOLLOWS_WITHIN_MS)).toBeLessThan(
       FOLLOWS_WITHIN_MS,
     )
+  }, 30_000)
+
+  test("a site save on A shows in B's public site within a second", async () => {
+    const heroLine = async () => {
+      const res = await fetch(`${b.url}/api/public/site`)
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { data: { site: { hero: { line: string } } } }).data.site.hero
+        .line
+    }
+    const before = await heroLine()
+    const state = (await (
+      await fetch(`${a.url}/api/site`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { data: { version: number; content: { hero: { line: string } } } }
+    const content = { ...state.data.content, hero: { ...state.data.content.hero } }
+    content.hero.line = 'Music where words stop.'
+    expect(content.hero.line).not.toBe(before)
+    const saved = await edit('/api/site', 'PUT', { baseVersion: state.data.version, content })
+    expect(saved.status).toBe(200)
+    const started = performance.now()
+    while ((await heroLine()) !== content.hero.line) {
+      if (performance.now() - started > FOLLOWS_WITHIN_MS * 3) break
+      await Bun.sleep(25)
+    }
+    expect(await heroLine()).toBe(content.hero.line)
+    expect(performance.now() - started).toBeLessThan(FOLLOWS_WITHIN_MS)
   }, 30_000)
 })

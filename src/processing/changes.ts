@@ -5,14 +5,37 @@
 // that every committed write moves: the row count (deletes), and the sum over the rows of `xmin`,
 // the transaction that wrote each row's current version, so an insert or an update of any column
 // (an edit's title, the curated order, `published`) moves it; an uncommitted write is not seen.
-// The pipeline's writes also move `media_revision` (src/processing/video-rows.ts).
-import { sql } from 'drizzle-orm'
+// The pipeline's writes also move `media_revision` (src/processing/video-rows.ts). The site
+// content's versions are watched the same way, for servers sharing one database.
+import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../database.ts'
 
 export const WATCH_EVERY_MS = 1000
 
 /** Calls `onChange` when the videos' fingerprint moves; returns the stop. */
-export function watchVideoChanges(db: Db, onChange: () => void, everyMs = WATCH_EVERY_MS) {
+export const watchVideoChanges = (db: Db, onChange: () => void, everyMs = WATCH_EVERY_MS) =>
+  watchFingerprint(
+    db,
+    sql`select count(*) || ':' || coalesce(sum(media_revision), 0) || ':'
+          || coalesce(sum(xmin::text::bigint), 0) as fingerprint from videos`,
+    onChange,
+    everyMs,
+  )
+
+/**
+ * Calls `onChange` when the site content's versions move (a save or an undo on another server);
+ * returns the stop.
+ */
+export const watchSiteChanges = (db: Db, onChange: () => void, everyMs = WATCH_EVERY_MS) =>
+  watchFingerprint(
+    db,
+    sql`select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) as fingerprint
+          from site_versions`,
+    onChange,
+    everyMs,
+  )
+
+function watchFingerprint(db: Db, query: SQL, onChange: () => void, everyMs: number) {
   let last: string | undefined
   let busy = false
   let stopped = false
@@ -20,10 +43,7 @@ export function watchVideoChanges(db: Db, onChange: () => void, everyMs = WATCH_
     if (busy || stopped) return
     busy = true
     try {
-      const [row] = await db.execute<{ fingerprint: string }>(
-        sql`select count(*) || ':' || coalesce(sum(media_revision), 0) || ':'
-              || coalesce(sum(xmin::text::bigint), 0) as fingerprint from videos`,
-      )
+      const [row] = await db.execute<{ fingerprint: string }>(query)
       if (stopped) return
       if (last !== undefined && row?.fingerprint !== last) onChange()
       last = row?.fingerprint
