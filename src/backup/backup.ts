@@ -23,7 +23,7 @@ import {
   writeEntry,
 } from './archive.ts'
 import { dumpRows, dumpSequences, listTables, namedMedia } from './tables.ts'
-import { appVersion, currentSchema, openForBackup, openStorage } from './target.ts'
+import { appVersion, openForBackup, openStorage, schemaOf } from './target.ts'
 
 export type BackupOptions = {
   config: Config
@@ -36,6 +36,7 @@ export type BackupOptions = {
 }
 
 type Dumped = Pick<Manifest, 'tables' | 'sequences' | 'database'> & {
+  schema: string
   names: Set<string>
   folders: Set<string>
 }
@@ -51,6 +52,7 @@ async function dumpDatabase(config: Config, dir: string): Promise<Dumped> {
   const database = await openForBackup(config)
   try {
     return await database.sql.begin('isolation level repeatable read read only', async (tx) => {
+      const schema = await schemaOf(tx)
       const tables: Manifest['tables'] = []
       for (const table of await listTables(tx)) {
         const path = join(dir, tableEntry(table.name).replace('/', '-'))
@@ -72,7 +74,7 @@ async function dumpDatabase(config: Config, dir: string): Promise<Dumped> {
       // Read after the rows: a value a dumped row holds was handed out before the snapshot.
       const sequences = await dumpSequences(tx)
       const database = config.databaseUrl ? 'postgresql' : 'embedded'
-      return { tables, sequences, names, folders, database } as const
+      return { schema, tables, sequences, names, folders, database } as const
     })
   } finally {
     await database.close()
@@ -157,7 +159,7 @@ export async function backup(options: BackupOptions): Promise<Manifest> {
     }
     const manifest: Manifest = {
       format: FORMAT_VERSION,
-      app: { version: appVersion(), schema: currentSchema() },
+      app: { version: appVersion(), schema: dumped.schema },
       createdAt: new Date().toISOString(),
       database: dumped.database,
       tables: dumped.tables,

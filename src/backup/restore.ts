@@ -3,15 +3,11 @@
 // (a damaged or foreign archive is refused before anything changes), then to write the objects,
 // each checked again as it streams, and last the rows, in one transaction that commits only once
 // every object is in. A failure removes the objects it wrote and rolls the rows back.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { migrate } from 'drizzle-orm/postgres-js/migrator'
 import type postgres from 'postgres'
 import { extract as tarExtract } from 'tar-stream'
 import type { Config } from '../config.ts'
-import { type Database, migrationsFolder, openDatabase, runMigrations } from '../database.ts'
+import { openDatabase, runMigrations } from '../database.ts'
 import { KEY_PREFIXES, ownerOfKey } from '../storage/keys.ts'
 import type { Storage } from '../storage/types.ts'
 import {
@@ -112,22 +108,6 @@ async function checkArchive(file: string): Promise<Manifest> {
   return manifest
 }
 
-/** Migrates to the schema the dump came from (rows go in as they were), or leaves a later one. */
-async function migrateTo(database: Database, schema: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-restore-migrations-'))
-  try {
-    cpSync(migrationsFolder, dir, { recursive: true })
-    const path = join(dir, 'meta', '_journal.json')
-    const journal = JSON.parse(readFileSync(path, 'utf8')) as { entries: { tag: string }[] }
-    const upTo = journal.entries.findIndex((e) => e.tag === schema)
-    journal.entries = journal.entries.slice(0, upTo + 1)
-    writeFileSync(path, JSON.stringify(journal))
-    await migrate(database.db, { migrationsFolder: dir })
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 /** What makes a target not empty: a row in a table the archive fills, or any stored object. */
 async function refuseNonEmpty(sql: postgres.Sql, storage: Storage, manifest: Manifest) {
   for (const table of manifest.tables) {
@@ -205,7 +185,9 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
   const written: string[] = []
   try {
     await refuseNonEmpty(database.sql, storage, manifest)
-    await migrateTo(database, manifest.app.schema)
+    // Rows go into this version's schema, naming the archive's columns: a column added since
+    // takes its default.
+    await runMigrations(database)
     const objects = new Map(manifest.objects.map((o) => [mediaEntry(o.key), o]))
     const tables = new Map(manifest.tables.map((t) => [tableEntry(t.name), t]))
     let rows = 0
@@ -253,8 +235,6 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
       // gives it one at start-up.
       await tx`update videos set status = 'queued', progress = 0 where status = 'processing'`
     })
-    log(`restore: ${rows} rows, ${written.length} objects; migrating to this version`)
-    await runMigrations(database)
     return { rows, objects: written.length }
   } catch (error) {
     await storage.delete(written).catch(() => {})

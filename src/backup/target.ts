@@ -2,6 +2,7 @@
 // is built here alone, so the engine chosen by the configuration is the one both commands use.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type postgres from 'postgres'
 import type { Config } from '../config.ts'
 import { connectDatabase, type Database, migrationsFolder, openDatabase } from '../database.ts'
 import { EmbeddedNotServedError } from '../embedded-socket.ts'
@@ -30,17 +31,37 @@ export async function openForBackup(config: Config): Promise<Database> {
   }
 }
 
-type Journal = { entries: { idx: number; tag: string }[] }
+type JournalEntry = { idx: number; tag: string }
 
-/** The migrations this version knows, oldest first. */
-export function knownSchemas(): string[] {
-  const journal = JSON.parse(
-    readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
-  ) as Journal
-  return journal.entries.toSorted((a, b) => a.idx - b.idx).map((entry) => entry.tag)
+function journal(): JournalEntry[] {
+  const path = join(migrationsFolder, 'meta', '_journal.json')
+  const { entries } = JSON.parse(readFileSync(path, 'utf8')) as { entries: JournalEntry[] }
+  return entries.toSorted((a, b) => a.idx - b.idx)
 }
 
-export const currentSchema = () => knownSchemas().at(-1) ?? 'none'
+/** The migrations this version knows, oldest first. */
+export const knownSchemas = () => journal().map((entry) => entry.tag)
+
+/**
+ * The schema the database is at: the last of this version's migrations it has applied (drizzle
+ * keeps one row per migration applied). Throws for a database without the site's tables, or one
+ * migrated by a newer version.
+ */
+export async function schemaOf(sql: postgres.TransactionSql): Promise<string> {
+  const [exists] = await sql`select to_regclass('drizzle.__drizzle_migrations') as t`
+  const [row] = exists?.t
+    ? await sql<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`
+    : []
+  const applied = row?.n ?? 0
+  if (applied === 0) throw new BackupError('The database holds no site yet: nothing to back up.')
+  const entry = journal()[applied - 1]
+  if (!entry || applied > journal().length) {
+    throw new BackupError(
+      'The database was migrated by a newer version than this one: back it up with that version.',
+    )
+  }
+  return entry.tag
+}
 
 /** The package's version, or `unversioned` for a checkout without one. */
 export function appVersion(): string {

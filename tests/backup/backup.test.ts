@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { createApp } from '../../src/app.ts'
 import type { Manifest } from '../../src/backup/archive.ts'
 import { backup } from '../../src/backup/backup.ts'
-import { openStorage } from '../../src/backup/target.ts'
+import { knownSchemas, openStorage } from '../../src/backup/target.ts'
 import { loadConfig } from '../../src/config.ts'
 import { KEY_PREFIXES } from '../../src/storage/keys.ts'
 import { createTestDatabase, embeddedCopy, type TestDatabase } from '../../testkit/database.ts'
@@ -162,6 +162,7 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
 
   test('the manifest names the rows and every object the rows name, with their hashes', async () => {
     expect(manifest.format).toBe(1)
+    expect(manifest.app.schema).toBe(knownSchemas().at(-1)!)
     expect(manifest.database).toBe(serverUrl ? 'postgresql' : 'embedded')
     const rows = Object.fromEntries(manifest.tables.map((t) => [t.name, t.rows]))
     expect(rows).toMatchObject({ admins: 2, videos: 2 })
