@@ -162,13 +162,13 @@ async function readLines(body: AsyncIterable<Uint8Array>, onLine: (line: string)
   const decoder = new TextDecoder()
   let rest = ''
   for await (const chunk of body) {
-    rest += decoder.decode(chunk, { stream: true })
-    let at = rest.indexOf('\n')
-    while (at >= 0) {
-      await onLine(rest.slice(0, at))
-      rest = rest.slice(at + 1)
-      at = rest.indexOf('\n')
+    const text = rest + decoder.decode(chunk, { stream: true })
+    let start = 0
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', start)) {
+      await onLine(text.slice(start, at))
+      start = at + 1
     }
+    rest = text.slice(start)
   }
   rest += decoder.decode()
   if (rest) await onLine(rest)

@@ -7,6 +7,8 @@ import { existsSync, readdirSync, truncateSync } from 'node:fs'
 import { copyFile, mkdtemp, open, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { extract as tarExtract, pack as tarPack } from 'tar-stream'
 import { createApp } from '../../src/app.ts'
 import type { Manifest } from '../../src/backup/archive.ts'
 import { backup } from '../../src/backup/backup.ts'
@@ -113,6 +115,34 @@ async function dataOffset(file: string, name: string): Promise<number> {
     at += 512 + Math.ceil(size / 512) * 512
   }
   throw new Error(`${name} not in ${file}`)
+}
+
+/** A copy of an archive with one entry changed, its manifest updated to match. */
+async function rewritten(from: string, to: string, name: string, change: (text: string) => string) {
+  const entries: { name: string; bytes: Buffer }[] = []
+  const extract = tarExtract()
+  Readable.from(await readFile(from)).pipe(extract)
+  for await (const entry of extract) {
+    const parts: Buffer[] = []
+    for await (const chunk of entry) parts.push(chunk as Buffer)
+    entries.push({ name: entry.header.name, bytes: Buffer.concat(parts) })
+  }
+  const changed = entries.find((e) => e.name === name)!
+  changed.bytes = Buffer.from(change(changed.bytes.toString('utf8')))
+  const manifestEntry = entries.find((e) => e.name === 'manifest.json')!
+  const manifest = JSON.parse(manifestEntry.bytes.toString('utf8')) as Manifest
+  const table = manifest.tables.find((t) => `db/${t.name}.jsonl` === name)!
+  table.size = changed.bytes.byteLength
+  table.sha256 = sha(changed.bytes.buffer.slice(0) as ArrayBuffer)
+  manifestEntry.bytes = Buffer.from(JSON.stringify(manifest))
+  const pack = tarPack()
+  for (const entry of entries) {
+    pack.entry({ name: entry.name, size: entry.bytes.byteLength }, entry.bytes)
+  }
+  pack.finalize()
+  const out: Buffer[] = []
+  for await (const chunk of pack) out.push(chunk as Buffer)
+  await Bun.write(to, Buffer.concat(out))
 }
 
 describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`, () => {
@@ -292,6 +322,23 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     expect(readdirSync(dataDir)).toEqual([])
   })
 
+  test('a restore that fails midway leaves the target empty, and can be run again', async () => {
+    // Rows the database refuses: the objects are in by then, and must go again.
+    const bad = join(scratch, 'bad-rows.tar')
+    await rewritten(archive, bad, 'db/videos.jsonl', (text) =>
+      text.replace(/"status":"[a-z]+"/, '"status":"bogus"'),
+    )
+    const dataDir = await mkdtemp(join(scratch, 'retry-target-'))
+    const failed = await cli(['restore', bad], { DATA_DIR: dataDir })
+    expect(failed.code).toBe(1)
+    expect(failed.lines.at(-1)).toMatch(/videos_status_check/)
+    const config = loadConfig({ DATA_DIR: dataDir })
+    expect(await storedKeys(config)).toEqual([])
+    const retried = await cli(['restore', archive], { DATA_DIR: dataDir })
+    expect(retried.code).toBe(0)
+    expect((await storedKeys(config)).length).toBe(manifest.objects.length)
+  }, 60_000)
+
   test('a short read fails the backup and leaves no file', async () => {
     const file = join(scratch, 'short.tar')
     const storage = openStorage(source.config)
@@ -313,6 +360,27 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     }
     expect(existsSync(file)).toBe(false)
     expect(existsSync(`${file}.partial`)).toBe(false)
+  }, 30_000)
+
+  test('an object a row names but the store lacks is listed as missing, with a warning', async () => {
+    const storage = openStorage(source.config)
+    const thumbnail = manifest.objects.find((o) => o.key.startsWith('images/'))!
+    const path = storage.localPath(thumbnail.key)!
+    const original = await readFile(path)
+    const lines: string[] = []
+    try {
+      await rm(path)
+      const taken = await backup({
+        config: source.config,
+        file: join(scratch, 'missing.tar'),
+        log: (line) => lines.push(line),
+      })
+      expect(taken.missing).toContain(thumbnail.key)
+      expect(taken.objects.map((o) => o.key)).not.toContain(thumbnail.key)
+      expect(lines.some((line) => line.includes(`warning: ${thumbnail.key}`))).toBe(true)
+    } finally {
+      await Bun.write(path, original)
+    }
   }, 30_000)
 })
 
