@@ -2,9 +2,10 @@
 // and start-up work, composed; the path table is src/paths.ts. src/server.ts puts it on a port;
 // tests call app.fetch directly.
 import type { Config } from './config.ts'
-import { type Database, openDatabase, runMigrations } from './database.ts'
+import { type Database, duringStartup, openDatabase, runMigrations } from './database.ts'
 import { startMedia } from './media/index.ts'
 import { type AppFetch, createPaths } from './paths.ts'
+import { watchSiteChanges } from './processing/changes.ts'
 import { startProcessing } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
 import { startHousekeeping } from './services/housekeeping.ts'
@@ -59,11 +60,13 @@ export async function createApp(config: Config): Promise<App> {
     throw e
   }
   const services = createServices(config, database, queue)
-  let stopUploads: () => void
+  let stopUploads: () => Promise<void>
   let stopHousekeeping: () => void
   let stopProcessing: () => void
+  let stopSiteWatch: () => void
   try {
-    await ensureFirstAdmin(config, services)
+    // Servers starting at once on an empty database would each create the first admin.
+    await duringStartup(database, () => ensureFirstAdmin(config, services))
     // Before the first request: orphaned media, expired uploads, unsaved site images and log
     // entries past their retention go; the hourly jobs start.
     await startMedia(services.media, services.videos.sweepOrphans)
@@ -78,6 +81,8 @@ export async function createApp(config: Config): Promise<App> {
       previewMaxBytes: config.media.previewMaxBytes,
       videos: services.videos,
     })
+    // A save on another server sharing the database shows here within about a second.
+    stopSiteWatch = watchSiteChanges(database.db, services.site.invalidate)
   } catch (e) {
     await queue.stop()
     await database.close()
@@ -89,9 +94,10 @@ export async function createApp(config: Config): Promise<App> {
     services,
     fetch: createPaths({ config, database, services, queue }),
     async close() {
-      stopUploads()
+      await stopUploads()
       stopHousekeeping()
       stopProcessing()
+      stopSiteWatch()
       // Before the database: a running job is failed for a later retry and its ffmpeg killed.
       await queue.stop()
       await services.auth.settle()

@@ -176,6 +176,34 @@ export async function connectDatabase(
   return database
 }
 
+/**
+ * Applies pending migrations. Servers starting at once on one database take turns: drizzle's
+ * migrator has no lock of its own, and two of them would both create its table and run the same
+ * migration. The turn is a session advisory lock, so a server that dies meanwhile lets the next
+ * one go at once. The embedded database has one process, and its single connection must not wait.
+ */
 export async function runMigrations(database: Database): Promise<void> {
-  await migrate(database.db, { migrationsFolder })
+  await duringStartup(database, () => migrate(database.db, { migrationsFolder }))
 }
+
+/**
+ * Runs `work` while no other server sharing this database runs its own start-up work (migrations,
+ * the first admin); the embedded database runs it as is.
+ */
+export async function duringStartup<T>(database: Database, work: () => Promise<T>): Promise<T> {
+  if (database.embedded) return work()
+  const session = await database.sql.reserve()
+  try {
+    await session`select pg_advisory_lock(hashtextextended(${STARTUP_LOCK}, 0))`
+    try {
+      return await work()
+    } finally {
+      await session`select pg_advisory_unlock(hashtextextended(${STARTUP_LOCK}, 0))`
+    }
+  } finally {
+    session.release()
+  }
+}
+
+/** Names the advisory lock of start-up work (upload locks are `tus:<id>`, src/uploads). */
+const STARTUP_LOCK = 'studio-site:start-up'

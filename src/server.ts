@@ -5,6 +5,8 @@ import { explainDataDirError } from './data-dir.ts'
 import { DatabaseUnreachableError } from './database-wait.ts'
 import { DatabaseLockedError } from './db-lock.ts'
 import { limits } from './schemas/limits.ts'
+import { createStorage } from './storage/index.ts'
+import { StorageError } from './storage/types.ts'
 
 // The REST multipart upload carries all three files in one body; tus chunks stay far below this.
 const MAX_BODY =
@@ -15,6 +17,8 @@ let dataDir: string | undefined
 async function main() {
   const config = loadConfig()
   dataDir = config.dataDir
+  // A bucket that is missing or refuses us stops the start, before anything is opened.
+  if (config.s3) await createStorage(config).check()
   const app = await createApp(config)
   const server = Bun.serve({
     port: config.port,
@@ -54,7 +58,13 @@ async function main() {
 
 // A set-up the operator can fix is told in one line with what to do; anything else is a bug and
 // keeps its stack.
-const SETUP_ERRORS = [ConfigError, StartupError, DatabaseLockedError, DatabaseUnreachableError]
+const SETUP_ERRORS = [
+  ConfigError,
+  StartupError,
+  DatabaseLockedError,
+  DatabaseUnreachableError,
+  StorageError,
+]
 
 main().catch((e) => {
   const explained = dataDir === undefined ? undefined : explainDataDirError(e, dataDir)

@@ -9,6 +9,8 @@ import { EmbeddedNotServedError } from './embedded-socket.ts'
 import { ensureDirs, mediaStore } from './media/store.ts'
 import { missingTools } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
+import { createStorage } from './storage/index.ts'
+import { StorageError } from './storage/types.ts'
 
 // A lost socket: the server that serves the embedded database has stopped.
 const GONE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE'])
@@ -17,6 +19,7 @@ class MissingToolError extends Error {}
 
 async function main() {
   const config = loadConfig()
+  if (config.s3) await createStorage(config).check()
   const missing = missingTools()
   if (missing) throw new MissingToolError(`A media worker needs ${missing}.`)
   // What this process writes under DATA_DIR is for its user only, as the server's is.
@@ -61,7 +64,13 @@ async function main() {
   process.on('SIGINT', () => void stop(0))
 }
 
-const EXPLAINED = [ConfigError, EmbeddedNotServedError, DatabaseUnreachableError, MissingToolError]
+const EXPLAINED = [
+  ConfigError,
+  EmbeddedNotServedError,
+  DatabaseUnreachableError,
+  MissingToolError,
+  StorageError,
+]
 main().catch((e) => {
   console.error(EXPLAINED.some((type) => e instanceof type) ? (e as Error).message : e)
   process.exit(1)

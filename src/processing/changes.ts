@@ -1,16 +1,41 @@
-// Notices changes to the videos made by other processes (a `bun run worker`, `media:reprocess`),
-// so cached answers follow within about a second. LISTEN/NOTIFY would be the usual way, but it
-// is not delivered through the embedded database's socket (one PGlite session for everyone).
-// Instead one small query a second: every pipeline write takes a new number from a sequence into
-// its row's `media_revision` (src/processing/video-rows.ts), so the sum over the rows moves with
-// each committed write (deletes and inserts move the count), and an uncommitted one is not seen.
-import { sql } from 'drizzle-orm'
+// Notices changes to the videos made by other processes (a `bun run worker`, `media:reprocess`,
+// another server on the same database), so cached answers follow within about a second.
+// LISTEN/NOTIFY would be the usual way, but it is not delivered through the embedded database's
+// socket (one PGlite session for everyone). Instead one small query a second over a fingerprint
+// that every committed write moves: the row count (deletes), and the sum over the rows of `xmin`,
+// the transaction that wrote each row's current version, so an insert or an update of any column
+// (an edit's title, the curated order, `published`) moves it; an uncommitted write is not seen.
+// The pipeline's writes also move `media_revision` (src/processing/video-rows.ts). The site
+// content's versions are watched the same way, for servers sharing one database.
+import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../database.ts'
 
 export const WATCH_EVERY_MS = 1000
 
 /** Calls `onChange` when the videos' fingerprint moves; returns the stop. */
-export function watchVideoChanges(db: Db, onChange: () => void, everyMs = WATCH_EVERY_MS) {
+export const watchVideoChanges = (db: Db, onChange: () => void, everyMs = WATCH_EVERY_MS) =>
+  watchFingerprint(
+    db,
+    sql`select count(*) || ':' || coalesce(sum(media_revision), 0) || ':'
+          || coalesce(sum(xmin::text::bigint), 0) as fingerprint from videos`,
+    onChange,
+    everyMs,
+  )
+
+/**
+ * Calls `onChange` when the site content's versions move (a save or an undo on another server);
+ * returns the stop.
+ */
+export const watchSiteChanges = (db: Db, onChange: () => void, everyMs = WATCH_EVERY_MS) =>
+  watchFingerprint(
+    db,
+    sql`select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) as fingerprint
+          from site_versions`,
+    onChange,
+    everyMs,
+  )
+
+function watchFingerprint(db: Db, query: SQL, onChange: () => void, everyMs: number) {
   let last: string | undefined
   let busy = false
   let stopped = false
@@ -18,9 +43,7 @@ export function watchVideoChanges(db: Db, onChange: () => void, everyMs = WATCH_
     if (busy || stopped) return
     busy = true
     try {
-      const [row] = await db.execute<{ fingerprint: string }>(
-        sql`select count(*) || ':' || coalesce(sum(media_revision), 0) as fingerprint from videos`,
-      )
+      const [row] = await db.execute<{ fingerprint: string }>(query)
       if (stopped) return
       if (last !== undefined && row?.fingerprint !== last) onChange()
       last = row?.fingerprint

@@ -28,7 +28,7 @@ export function createServices(config: Config, database: Database, queue: MediaQ
   })
   const lucia = createLucia(database.authSql)
   const media = mediaStore(config.dataDir)
-  const uploads = createUploads(config.dataDir)
+  const uploads = createUploads(config.dataDir, config.databaseUrl)
   const masterLinks = createMasterLinks(() => serverKey(database.db, 'media-links'))
   const prefixes = createMediaPrefixes(() => serverKey(database.db, 'media-links'))
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })

@@ -4,7 +4,6 @@
 // only its SHA-256 (a copy of the database opens nothing), and the dashboard can show the
 // address again. A password is hashed and rate-limited as a sign-in is (docs/decisions/008, 062);
 // a right one earns a cookie for that link's path only, signed with the link's id.
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import { and, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import { type ReviewLinkRow, reviewLinkOpens, reviewLinks } from '../../db/schema.ts'
 import { LimitStore } from '../auth/limit-store.ts'
@@ -13,6 +12,7 @@ import { AttemptLimits, type LimitOptions } from '../auth/rate-limit.ts'
 import { hashToken } from '../auth/tokens.ts'
 import type { Db } from '../database.ts'
 import { AppError } from '../errors.ts'
+import { sameBytes, signingKey } from '../media/signing-key.ts'
 import {
   type CreateReviewLinkInput,
   createReviewLinkSchema,
@@ -68,21 +68,9 @@ export function createReviewLinksService(deps: {
   const base = deps.publicUrl.replace(/\/+$/, '')
   const limits = new AttemptLimits(new LimitStore(db), 'review', REVIEW_PASSWORD_LIMITS)
 
-  let key: Promise<Buffer> | undefined
-  const keyOf = () => {
-    key ??= deps
-      .loadKey()
-      .then((text) => Buffer.from(text, 'base64url'))
-      .catch((error: unknown) => {
-        key = undefined
-        throw error
-      })
-    return key
-  }
+  const key = signingKey(deps.loadKey)
   const mac = async (purpose: string, value: string) =>
-    createHmac('sha256', await keyOf())
-      .update(`${purpose}\n${value}`)
-      .digest('base64url')
+    (await key.mac(`${purpose}\n${value}`)).toString('base64url')
 
   const tokenOf = (id: string) => mac('token', id)
 
@@ -191,9 +179,7 @@ export function createReviewLinksService(deps: {
     async hasPass(link: ReviewLinkRow, cookie: string | undefined): Promise<boolean> {
       if (!link.passwordHash) return true
       if (!cookie) return false
-      const expected = Buffer.from(await mac('pass', link.id))
-      const given = Buffer.from(cookie)
-      return given.length === expected.length && timingSafeEqual(given, expected)
+      return sameBytes(Buffer.from(cookie), Buffer.from(await mac('pass', link.id)))
     },
 
     /** A password typed on the page, counted per link and address as sign-ins are. */

@@ -16,11 +16,8 @@ import {
   unlink,
 } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
-import { keyOfFolder, ownerOfKey } from './keys.ts'
+import { checkedKey, keyOfFolder, ownerOfKey } from './keys.ts'
 import { type ListedObject, type Storage, type StorageBody, StorageError } from './types.ts'
-
-// Inside a run's folder: plain names, no dot files, at most two levels (rung, then file).
-const PART = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/
 
 // File systems without hard links (some network and FUSE mounts) answer these to link().
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK'])
@@ -40,14 +37,8 @@ async function fsync(path: string): Promise<void> {
 export function diskStorage(root: string, scratch: string): Storage {
   /** The path of a key; throws for a key the store could not have made (no `..`, no strays). */
   function pathOf(key: string): string {
-    const owner = ownerOfKey(key)
-    if (!owner) throw new StorageError(`not a storage key: ${key}`)
-    if (!key.startsWith('streams/')) return join(root, owner)
-    const rest = key.split('/').slice(2)
-    if (rest.length > 2 || !rest.every((part) => PART.test(part))) {
-      throw new StorageError(`not a storage key: ${key}`)
-    }
-    return join(root, owner, ...rest)
+    const { owner, below } = checkedKey(key)
+    return join(root, owner, ...below)
   }
 
   const keyOfPath = (path: string) => {

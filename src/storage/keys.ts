@@ -1,6 +1,7 @@
 // Keys of the store. A key is derived from what the database keeps (a stored file's name, a run's
 // folder), never from anything a client sent: `masters/<name>` for videos, `images/<name>` for
 // thumbnails, logos and site images, `streams/<folder>/…` for a processing run's outputs.
+import { StorageError } from './types.ts'
 
 const VIDEO_NAME = /^[0-9a-f]{32}\.(mp4|webm|ogv)$/
 const IMAGE_NAME = /^[0-9a-f]{32}\.(jpg|png|webp|avif|svg)$/
@@ -27,4 +28,27 @@ export function ownerOfKey(key: string): string | undefined {
   if (prefix === 'images' && rest.length === 0 && IMAGE_NAME.test(first)) return first
   if (prefix === 'streams' && FOLDER.test(first) && rest.length > 0) return first
   return undefined
+}
+
+// Inside a run's folder: plain names, no dot files, at most two levels (rung, then file).
+const PART = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/
+
+/**
+ * A key split into its owner (a stored name or a run's folder) and the parts below a run's folder
+ * (none for masters and images); undefined for a key the store could not have made. Every engine
+ * goes through this before touching a key, so no engine can be talked into writing a stray.
+ */
+export function partsOfKey(key: string): { owner: string; below: string[] } | undefined {
+  const owner = ownerOfKey(key)
+  if (!owner) return undefined
+  if (!key.startsWith('streams/')) return { owner, below: [] }
+  const below = key.split('/').slice(2)
+  return below.length <= 2 && below.every((part) => PART.test(part)) ? { owner, below } : undefined
+}
+
+/** `partsOfKey`, for a key about to be used: throws for a key the store could not have made. */
+export function checkedKey(key: string): { owner: string; below: string[] } {
+  const parts = partsOfKey(key)
+  if (!parts) throw new StorageError(`not a storage key: ${key}`)
+  return parts
 }

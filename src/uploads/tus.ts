@@ -5,7 +5,7 @@
 // answer (head-handler.ts); the expiry rules are in expiry.ts, the record's fields in record.ts.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
-import { ERRORS, Metadata } from '@tus/server'
+import { ERRORS, type Locker, Metadata } from '@tus/server'
 import { isDiskFull, STORAGE_FULL } from '../errors.ts'
 import {
   asFileKind,
@@ -77,7 +77,15 @@ const uploadIdIn = (req: Request) => {
   return isUploadId(last) ? last : undefined
 }
 
-export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): TusEndpoint {
+/**
+ * `locker` keeps two requests off one upload at once; @tus/server's in-memory one when not given
+ * (one process, the embedded database), the PostgreSQL one when servers share a database.
+ */
+export function createTusEndpoint(
+  dir: string,
+  expiryMs = UPLOAD_EXPIRY_MS,
+  locker?: Locker,
+): TusEndpoint {
   const datastore = new DirectFileStore({
     directory: dir,
     expirationPeriodInMilliseconds: expiryMs,
@@ -109,6 +117,7 @@ export function createTusEndpoint(dir: string, expiryMs = UPLOAD_EXPIRY_MS): Tus
   const server = new TusServer({
     path: UPLOADS_PATH,
     datastore,
+    ...(locker ? { locker } : {}),
     // Relative: right behind any proxy, whatever host or scheme it rewrites.
     relativeLocation: true,
     allowedHeaders: ['Upload-Checksum'],
