@@ -110,7 +110,7 @@ export async function backup(options: BackupOptions): Promise<Manifest> {
   const log = options.log ?? (() => {})
   const toStdout = file === '-'
   if (!toStdout && existsSync(file)) throw new BackupError(`${file} already exists.`)
-  const storage = options.storage ?? openStorage(config)
+  const storage = options.storage ?? (await openStorage(config))
   const scratch = await mkdtemp(join(tmpdir(), 'studio-backup-'))
   const partial = `${file}.partial`
   let out: Writable | undefined

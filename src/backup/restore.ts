@@ -180,7 +180,7 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
   if (!(await Bun.file(file).exists())) throw new BackupError(`${file} does not exist.`)
   log(`restore: checking ${file}`)
   const manifest = await checkArchive(file)
-  const storage = openStorage(config)
+  const storage = await openStorage(config)
   const database = await openDatabase(config)
   const written: string[] = []
   try {

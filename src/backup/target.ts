@@ -1,20 +1,20 @@
-// Where backup and restore find the site: the configured database and media store. The store
-// is built here alone, so the engine chosen by the configuration is the one both commands use.
+// Where backup and restore find the site: the configured database and media store (the engine
+// the configuration picks, as the server's).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type postgres from 'postgres'
 import type { Config } from '../config.ts'
 import { connectDatabase, type Database, migrationsFolder, openDatabase } from '../database.ts'
 import { EmbeddedNotServedError } from '../embedded-socket.ts'
-import { diskStorage } from '../storage/disk.ts'
+import { createStorage } from '../storage/index.ts'
 import type { Storage } from '../storage/types.ts'
 import { BackupError } from './archive.ts'
 
-export function openStorage(config: Pick<Config, 'dataDir' | 's3'>): Storage {
-  if (config.s3) {
-    throw new BackupError('S3_BUCKET is set, and this version keeps media on disk only.')
-  }
-  return diskStorage(join(config.dataDir, 'media'), join(config.dataDir, 'tmp'))
+/** The configured store, once it has answered (a missing bucket is one line naming it). */
+export async function openStorage(config: Config): Promise<Storage> {
+  const storage = createStorage(config)
+  await storage.check()
+  return storage
 }
 
 /**

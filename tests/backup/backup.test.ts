@@ -13,9 +13,10 @@ import { createApp } from '../../src/app.ts'
 import type { Manifest } from '../../src/backup/archive.ts'
 import { backup } from '../../src/backup/backup.ts'
 import { knownSchemas, openStorage } from '../../src/backup/target.ts'
-import { loadConfig } from '../../src/config.ts'
+import { type Config, loadConfig } from '../../src/config.ts'
 import { KEY_PREFIXES } from '../../src/storage/keys.ts'
 import { createTestDatabase, embeddedCopy, type TestDatabase } from '../../testkit/database.ts'
+import { dropBucket, makeBucket, s3Available } from '../../testkit/s3.ts'
 import { describeSkipIf, testSkipIf } from '../../testkit/skip.ts'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { makeClip, settled, uploadVideo, watchVideo } from '../pipeline/support.ts'
@@ -79,10 +80,11 @@ async function works(fetch: Fetch, token?: string): Promise<Work[]> {
 const named = (list: Work[]) => list.map(({ _id, title, slug }) => ({ _id, title, slug }))
 const sha = (bytes: ArrayBuffer) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
 
-async function storedKeys(config: Parameters<typeof openStorage>[0]): Promise<string[]> {
+async function storedKeys(config: Config): Promise<string[]> {
+  const storage = await openStorage(config)
   const keys: string[] = []
   for (const prefix of KEY_PREFIXES) {
-    for await (const item of openStorage(config).list(prefix)) keys.push(item.key)
+    for await (const item of storage.list(prefix)) keys.push(item.key)
   }
   return keys.sort()
 }
@@ -116,6 +118,22 @@ async function dataOffset(file: string, name: string): Promise<number> {
   }
   throw new Error(`${name} not in ${file}`)
 }
+
+/** The manifest of an archive on disk. */
+async function manifestOf(file: string): Promise<Manifest> {
+  const extract = tarExtract()
+  Readable.from(await readFile(file)).pipe(extract)
+  let found: Manifest | undefined
+  for await (const entry of extract) {
+    const parts: Buffer[] = []
+    for await (const chunk of entry) parts.push(chunk as Buffer)
+    if (entry.header.name === 'manifest.json') found = JSON.parse(Buffer.concat(parts).toString())
+  }
+  return found!
+}
+
+const byKey = (objects: Manifest['objects']) =>
+  objects.toSorted((a, b) => a.key.localeCompare(b.key))
 
 /** A copy of an archive with one entry changed, its manifest updated to match. */
 async function rewritten(from: string, to: string, name: string, change: (text: string) => string) {
@@ -203,7 +221,7 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     const keys = manifest.objects.map((o) => o.key)
     expect(keys.filter((k) => k.startsWith('masters/'))).toHaveLength(2)
     expect(keys.some((k) => k.endsWith('/master.m3u8'))).toBe(true)
-    const storage = openStorage(source.config)
+    const storage = await openStorage(source.config)
     for (const object of manifest.objects.slice(0, 5)) {
       const read = await storage.read(object.key)
       expect(sha(await new Response(read!.body).arrayBuffer())).toBe(object.sha256)
@@ -229,7 +247,7 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
       expect(named(await works(site.fetch))).toEqual(named(publicBefore))
       expect(named(await works(site.fetch, editor))).toEqual(named(adminBefore))
       // Every object, byte for byte, and what visitors load of each processed work.
-      const storage = openStorage(site.config)
+      const storage = await openStorage(site.config)
       for (const object of manifest.objects) {
         const read = await storage.read(object.key)
         expect({ key: object.key, sha: sha(await new Response(read!.body).arrayBuffer()) }).toEqual(
@@ -281,6 +299,48 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
       targets.push(target)
       const { site } = await restoredSiteMatches(target.dataDir, target.databaseUrl)
       await site.app.close()
+    },
+    120_000,
+  )
+
+  const s3 = s3Available()
+  testSkipIf(s3.reason)(
+    'restores into an S3 bucket, and a backup of that site reads the same objects back',
+    async () => {
+      const bucket = await makeBucket()
+      const target = await createTestDatabase()
+      targets.push(target)
+      const env = {
+        DATA_DIR: target.dataDir,
+        DATABASE_URL: target.databaseUrl,
+        S3_BUCKET: bucket.bucket,
+        S3_ENDPOINT: bucket.endpoint,
+        S3_REGION: bucket.region,
+        S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
+        AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY,
+      }
+      try {
+        const restored = await cli(['restore', archive], env)
+        expect(restored.code).toBe(0)
+        const config = loadConfig(env)
+        expect(await storedKeys(config)).toEqual(manifest.objects.map((o) => o.key).sort())
+        const storage = await openStorage(config)
+        for (const object of manifest.objects) {
+          const read = await storage.read(object.key)
+          expect(sha(await new Response(read!.body).arrayBuffer())).toBe(object.sha256)
+        }
+        const copy = join(scratch, 'from-bucket.tar')
+        const taken = await cli(['backup', copy], env)
+        expect(taken.code).toBe(0)
+        const again = await manifestOf(copy)
+        expect(byKey(again.objects)).toEqual(byKey(manifest.objects))
+        expect(again.tables.map((t) => [t.name, t.rows])).toEqual(
+          manifest.tables.map((t) => [t.name, t.rows]),
+        )
+      } finally {
+        await dropBucket(bucket)
+      }
     },
     120_000,
   )
@@ -341,7 +401,7 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
 
   test('a short read fails the backup and leaves no file', async () => {
     const file = join(scratch, 'short.tar')
-    const storage = openStorage(source.config)
+    const storage = await openStorage(source.config)
     const master = manifest.objects.find((o) => o.key.startsWith('masters/'))!
     const path = storage.localPath(master.key)!
     const original = await readFile(path)
@@ -363,7 +423,7 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
   }, 30_000)
 
   test('an object a row names but the store lacks is listed as missing, with a warning', async () => {
-    const storage = openStorage(source.config)
+    const storage = await openStorage(source.config)
     const thumbnail = manifest.objects.find((o) => o.key.startsWith('images/'))!
     const path = storage.localPath(thumbnail.key)!
     const original = await readFile(path)
