@@ -15,6 +15,7 @@ const ENTRIES = [
   'src/media/svg-worker.ts',
   'src/worker.ts',
   'src/reprocess.ts',
+  'src/backup/cli.ts',
   'db/seed.ts',
   'db/migrate.ts',
 ]

@@ -1,0 +1,59 @@
+// `bun run backup [FILE]` and `bun run restore FILE` (docs/backup.md). A failure is one line on
+// standard error and exit status 1.
+import { ConfigError, loadConfig } from '../config.ts'
+import { DataDirError } from '../data-dir.ts'
+import { DatabaseUnreachableError } from '../database-wait.ts'
+import { DatabaseLockedError } from '../db-lock.ts'
+import { StorageError } from '../storage/types.ts'
+import { BackupError } from './archive.ts'
+import { backup, defaultBackupName } from './backup.ts'
+import { restore } from './restore.ts'
+
+const USAGE = 'Usage: bun run backup [FILE.tar | -]  or  bun run restore FILE.tar'
+const EXPLAINED = [
+  BackupError,
+  ConfigError,
+  DatabaseUnreachableError,
+  DatabaseLockedError,
+  DataDirError,
+  StorageError,
+]
+
+const log = (line: string) => console.error(line)
+
+async function main(args: string[]): Promise<void> {
+  const [command, file, ...extra] = args
+  if (extra.length > 0) throw new BackupError(USAGE)
+  const config = loadConfig()
+  if (command === 'backup') {
+    const target = file ?? defaultBackupName()
+    if (target !== '-' && !target.endsWith('.tar')) {
+      throw new BackupError(
+        `${target}: the archive's name must end in .tar (or be - for standard output).`,
+      )
+    }
+    const manifest = await backup({ config, file: target, log })
+    const bytes = manifest.objects.reduce((sum, o) => sum + o.size, 0)
+    const rows = manifest.tables.reduce((sum, t) => sum + t.rows, 0)
+    log(
+      `Backup ${target === '-' ? 'written to standard output' : `written: ${target}`} (${rows} rows, ${manifest.objects.length} objects, ${(bytes / 1e6).toFixed(1)} MB of media).`,
+    )
+  } else if (command === 'restore' && file) {
+    const result = await restore({ config, file, log })
+    log(
+      `Restored ${result.rows} rows and ${result.objects} objects from ${file}. Start the server as usual.`,
+    )
+  } else {
+    throw new BackupError(USAGE)
+  }
+}
+
+main(Bun.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: Error) => {
+    const known = EXPLAINED.some((type) => error instanceof type)
+    const message = known ? error.message : `${error.name}: ${error.message}`
+    console.error(`${message.split('\n')[0]}`)
+    process.exit(1)
+  },
+)

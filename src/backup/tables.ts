@@ -1,0 +1,137 @@
+// The database side of a backup: which tables it holds (every table of the app's schema but the
+// transient ones), in an order where a row's foreign keys point at rows already restored, each
+// dumped as JSON lines and put back through json_populate_recordset, so a dump from the
+// embedded database restores into PostgreSQL and back.
+import type postgres from 'postgres'
+
+/**
+ * Left out: sign-in rate limits are counters that expire within the hour, sessions and reset
+ * links are live credentials a restored site should not honour (everyone signs in again).
+ * pg-boss's schema is not `public`: its jobs are rebuilt from the videos at start-up.
+ */
+export const TRANSIENT_TABLES = ['rate_limits', 'sessions', 'password_reset_tokens'] as const
+
+export type TableInfo = { name: string; columns: string[] }
+
+export type SequenceValue = { name: string; value: string }
+
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`
+
+/** Tables of `public` (but the transient ones) with their stored columns, parents first. */
+export async function listTables(
+  sql: postgres.Sql | postgres.TransactionSql,
+): Promise<TableInfo[]> {
+  const rows = await sql<{ name: string; columns: string[] }[]>`
+    select c.relname as name,
+           array_agg(a.attname::text order by a.attnum) as columns
+      from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                         and a.attgenerated = ''
+     where n.nspname = 'public' and c.relkind in ('r', 'p')
+     group by c.relname
+     order by c.relname`
+  const edges = await sql<{ child: string; parent: string }[]>`
+    select distinct c.relname as child, p.relname as parent
+      from pg_constraint k
+      join pg_class c on c.oid = k.conrelid
+      join pg_class p on p.oid = k.confrelid
+      join pg_namespace n on n.oid = c.relnamespace
+     where k.contype = 'f' and n.nspname = 'public' and c.oid <> p.oid`
+  const skip = new Set<string>(TRANSIENT_TABLES)
+  const tables = rows.filter((row) => !skip.has(row.name))
+  const parents = new Map(tables.map((t) => [t.name, new Set<string>()]))
+  for (const { child, parent } of edges) parents.get(child)?.add(parent)
+  const ordered: TableInfo[] = []
+  const placed = new Set<string>()
+  while (ordered.length < tables.length) {
+    const next = tables.find(
+      (t) =>
+        !placed.has(t.name) &&
+        [...(parents.get(t.name) ?? [])].every((p) => placed.has(p) || !parents.has(p)),
+    )
+    if (!next) throw new Error('the tables reference each other in a cycle; no restore order')
+    placed.add(next.name)
+    ordered.push(next)
+  }
+  return ordered
+}
+
+/** Each row of `table` as one line of JSON text, a few hundred rows at a time. */
+export async function* dumpRows(
+  tx: postgres.TransactionSql,
+  table: string,
+): AsyncGenerator<string> {
+  const cursor = tx.unsafe(`select row_to_json(t)::text as j from ${ident(table)} t`).cursor(500)
+  for await (const rows of cursor) for (const row of rows) yield row.j as string
+}
+
+/** Every sequence of `public` that has handed out a value (identity columns included). */
+export async function dumpSequences(tx: postgres.TransactionSql): Promise<SequenceValue[]> {
+  const rows = await tx<{ name: string; value: string }[]>`
+    select sequencename as name, last_value::text as value
+      from pg_sequences
+     where schemaname = 'public' and last_value is not null
+     order by sequencename`
+  return rows.map(({ name, value }) => ({ name, value }))
+}
+
+/**
+ * Inserts rows given as JSON texts. Only the archive's columns are named, so a column added by a
+ * later migration takes its default; identity columns keep their values.
+ */
+export async function insertRows(
+  tx: postgres.TransactionSql,
+  table: TableInfo,
+  lines: string[],
+): Promise<void> {
+  if (lines.length === 0) return
+  const columns = table.columns.map(ident).join(', ')
+  await tx.unsafe(
+    `insert into ${ident(table.name)} (${columns}) overriding system value
+       select ${columns} from json_populate_recordset(null::${ident(table.name)}, $1::json)`,
+    [`[${lines.join(',')}]`],
+  )
+}
+
+/** Sets each sequence to where it stood, so new rows do not collide with restored ones. */
+export async function restoreSequences(
+  tx: postgres.TransactionSql,
+  sequences: SequenceValue[],
+): Promise<void> {
+  for (const { name, value } of sequences) {
+    await tx`select setval(${`public.${ident(name)}`}::regclass, ${value}::bigint, true)`
+  }
+}
+
+/** Rows in the tables a restore fills; any is a sign the target is in use. */
+export async function firstNonEmptyTable(
+  sql: postgres.Sql,
+  tables: TableInfo[],
+): Promise<string | undefined> {
+  for (const table of tables) {
+    const [row] = await sql.unsafe(`select 1 from ${ident(table.name)} limit 1`)
+    if (row) return table.name
+  }
+  return undefined
+}
+
+/**
+ * The stored names and stream folders the rows name (what the media sweep keeps): the videos'
+ * files and folders, and the site's images.
+ */
+export async function namedMedia(
+  tx: postgres.TransactionSql,
+): Promise<{ names: Set<string>; folders: Set<string> }> {
+  const names = await tx<{ name: string }[]>`
+    select video_key as name from videos
+    union select thumbnail_key from videos
+    union select brand_logo_key from videos
+    union select unnest(names) from site_images`
+  const folders = await tx<{ folder: string }[]>`
+    select distinct streams_key as folder from videos where streams_key is not null`
+  return {
+    names: new Set(names.map((r) => r.name)),
+    folders: new Set(folders.map((r) => r.folder)),
+  }
+}
