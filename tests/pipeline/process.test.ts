@@ -41,7 +41,7 @@ afterAll(async () => {
 
 const mediaDir = () => join(t.dataDir, 'media')
 const folderOf = (url: string) => /^\/media\/([0-9a-f]{32})\//.exec(url)?.[1] ?? ''
-/** Streams folders and partial outputs under DATA_DIR/media (stored files have an extension). */
+/** Streams folders (and anything dotted) under DATA_DIR/media (stored files have an extension). */
 const derivedEntries = async () =>
   (await readdir(mediaDir())).filter((name) => !name.includes('.') || name.startsWith('.'))
 
@@ -284,7 +284,7 @@ describe('processing in the server process', () => {
       sql`update videos set status = 'processing' where id = ${video._id}`,
     )
     const sourceId = crypto.randomUUID()
-    const partial = join(mediaDir(), `.partial-${sourceId}`)
+    const partial = join(t.dataDir, 'tmp', `job-${sourceId}`, 'out')
     await Bun.write(join(partial, '360p', 'seg_000.m4s'), 'half')
     const lastOutput = {
       message: 'ffmpeg exited with code 1: Conversion failed!',
@@ -322,11 +322,12 @@ describe('processing in the server process', () => {
     const { video } = await watchVideo(fetch, token, created._id, settled)
     const kept = folderOf(video.hlsUrl!)
     const orphan = join(mediaDir(), 'f'.repeat(32))
-    const partial = join(mediaDir(), `.partial-${crypto.randomUUID()}`)
+    const partial = join(t.dataDir, 'tmp', `job-${crypto.randomUUID()}`, 'out')
     for (const dir of [orphan, partial])
       await Bun.write(join(dir, '360p', 'index.m3u8'), '#EXTM3U\n')
     await t.restart()
     expect(await derivedEntries()).toEqual([kept])
+    expect(await readdir(join(t.dataDir, 'tmp'))).toEqual([])
     expect((await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')).status).toBe(200)
   }, 120_000)
 })

@@ -13,7 +13,7 @@ const bytes = (n: number) => {
 }
 const text = async (body: ReadableStream<Uint8Array>) =>
   new Uint8Array(await new Response(body).arrayBuffer())
-const streamOf = (data: Uint8Array) => new Response(data).body!
+const streamOf = (data: Uint8Array<ArrayBuffer>) => new Response(data).body!
 
 async function keysUnder(storage: Storage, prefix: string) {
   const keys: string[] = []
