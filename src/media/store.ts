@@ -165,13 +165,16 @@ export async function publishFolder(store: MediaStore, outDir: string): Promise<
   try {
     for (const stage of [0, 1, 2]) {
       const queue = files.filter((file) => rank(file.path) === stage)
-      const writeNext = async (): Promise<void> => {
-        const file = queue.shift()
-        if (!file) return
-        await store.storage.write(file.key, { path: join(outDir, file.path) }, { type: file.type })
-        await writeNext()
+      const writer = async () => {
+        for (let file = queue.shift(); file; file = queue.shift()) {
+          await store.storage.write(
+            file.key,
+            { path: join(outDir, file.path) },
+            { type: file.type },
+          )
+        }
       }
-      await Promise.all(Array.from({ length: PUBLISH_IN_FLIGHT }, writeNext))
+      await Promise.all(Array.from({ length: PUBLISH_IN_FLIGHT }, writer))
     }
   } catch (error) {
     await removeFolders(store, [folder]).catch((cleanUp) =>
