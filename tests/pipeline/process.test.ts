@@ -6,9 +6,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { type JobWithMetadata, PgBoss } from 'pg-boss'
+import { type Job, type JobWithMetadata, PgBoss } from 'pg-boss'
+import { mediaStore } from '../../src/media/store.ts'
 import { deadLetterReason, markDeadLettered } from '../../src/processing/jobs/dead-letter.ts'
-import type { ProcessVideoPayload } from '../../src/processing/jobs/process-video.ts'
+import {
+  type ProcessVideoPayload,
+  processVideoJob,
+} from '../../src/processing/jobs/process-video.ts'
 import { MEDIA_FAILED_QUEUE } from '../../src/processing/queue.ts'
 import { retryNotFailed } from '../../src/schemas/video.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
@@ -314,6 +318,49 @@ describe('processing in the server process', () => {
       async () => undefined,
     )
     expect((await getVideo(fetch, token, video._id)).status).toBe('ready')
+    await t.call('DELETE', `/api/videos/${video._id}`, { token })
+  }, 120_000)
+
+  test('an engine without local files: the master is fetched to scratch, the outputs stored', async () => {
+    const created = await uploadVideo(fetch, token, clip, 'Fetched First')
+    const { video } = await watchVideo(fetch, token, created._id, settled)
+    expect(video.status).toBe('ready')
+    const [row] = await t.app.database.db.execute<{ key: string }>(
+      sql`select video_key as key from videos where id = ${video._id}`,
+    )
+    // The disk engine with its local paths withheld reads and writes as an object store does.
+    const disk = t.app.services.media.storage
+    const store = mediaStore(t.dataDir, { ...disk, localPath: () => undefined })
+    const jobId = crypto.randomUUID()
+    const scratchSeen: string[][] = []
+    const handle = processVideoJob({ db: t.app.database.db, store })
+    const watching = setInterval(async () => {
+      const entries = await readdir(join(t.dataDir, 'tmp', `job-${jobId}`)).catch(() => [])
+      if (entries.length > 0) scratchSeen.push(entries)
+    }, 20)
+    try {
+      await handle({
+        id: jobId,
+        data: { videoId: video._id, sourceKey: row!.key },
+        signal: new AbortController().signal,
+      } as Job<ProcessVideoPayload>)
+    } finally {
+      clearInterval(watching)
+    }
+    // The master was fetched beside the outputs, and nothing is left of the run's scratch.
+    expect(scratchSeen.some((entries) => entries.includes(row!.key))).toBe(true)
+    expect(await readdir(join(t.dataDir, 'tmp'))).not.toContain(`job-${jobId}`)
+    const again = await getVideo(fetch, token, video._id)
+    expect(again.status).toBe('ready')
+    expect(folderOf(again.hlsUrl!)).not.toBe(folderOf(video.hlsUrl!))
+    expect(await derivedEntries()).not.toContain(folderOf(video.hlsUrl!))
+    const master = await fetchOk(again.hlsUrl!, 'application/vnd.apple.mpegurl')
+    const { uris } = urisOf(await master.text())
+    expect(uris.length).toBeGreaterThan(0)
+    for (const uri of uris) {
+      const base = again.hlsUrl!.slice(0, again.hlsUrl!.lastIndexOf('/') + 1)
+      expect((await t.fetch(`${base}${uri}`)).status).toBe(200)
+    }
     await t.call('DELETE', `/api/videos/${video._id}`, { token })
   }, 120_000)
 
