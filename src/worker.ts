@@ -1,5 +1,5 @@
 // `bun run worker`: media workers in a process of their own, on the server's database and data
-// folder (the same DATABASE_URL and DATA_DIR; the outputs are files under DATA_DIR/media). With
+// folder (the same DATABASE_URL and DATA_DIR; the outputs go to the media storage). With
 // DATABASE_URL it may run anywhere that shares DATA_DIR; on the embedded database it reaches the
 // database through the server's private socket, so it runs beside a running server, as its user.
 import { ConfigError, loadConfig } from './config.ts'

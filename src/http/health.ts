@@ -20,7 +20,7 @@ export type CheckResult = { status: 'ok' | 'error'; latencyMs: number; error?: s
 /** A check still running after this is reported failed (Docker's HEALTHCHECK waits 5 s). */
 export const CHECK_TIMEOUT_MS = 2000
 
-/** The checks of this app: its database, its media folders, its job queue. */
+/** The checks of this app: its database, its media storage and scratch folder, its job queue. */
 export function appChecks(deps: {
   database: Database
   media: MediaStore
@@ -28,7 +28,13 @@ export function appChecks(deps: {
 }): HealthCheck[] {
   return [
     { name: 'database', run: () => deps.database.sql`select 1` },
-    { name: 'storage', run: () => folders([deps.media.dir, deps.media.tmpDir]) },
+    {
+      name: 'storage',
+      run: async () => {
+        await deps.media.storage.check()
+        await folders([deps.media.tmpDir])
+      },
+    },
     { name: 'queue', run: () => deps.queue.ping() },
   ]
 }

@@ -1,10 +1,10 @@
-// /media/*: stored files and derived outputs straight from disk with Range support. Streams,
+// /media/*: stored files and derived outputs from the store, with Range support. Streams,
 // thumbnails and logos of a shown work are for everyone; a master only while no streams exist
 // for it, otherwise to an admin session or through a signed link (docs/decisions/058, 059). A
 // hidden work's files answer only to an admin session, under a signed prefix (/media/s/…), or
 // through a review link (/r/<token>/media/…, src/http/review-pages.ts): docs/decisions/064.
-import { IMMUTABLE, serveFile } from './range.ts'
-import { derivedFile, type MediaStore, pathOfName, typeOfName } from './store.ts'
+import { IMMUTABLE, serveObject } from './range.ts'
+import { derivedFile, type MediaStore, storedFile } from './store.ts'
 
 // Playlists are small and read once per play: a short cache lets a fix to one reach players
 // soon. Segments, init segments and MP4s never change under their URL (a new run, a new folder).
@@ -69,20 +69,20 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
     return (await servePrivate(request, name, store)) ?? notFound()
   }
   if (name.includes('/')) {
-    const file = derivedFile(store, name.split('/'))
+    const file = derivedFile(name.split('/'))
     if (!file) return notFound()
-    const cache = file.path.endsWith('.m3u8') ? PLAYLIST_CACHE : IMMUTABLE
-    return serveFile(request, file.path, file.type, cache)
+    const cache = file.key.endsWith('.m3u8') ? PLAYLIST_CACHE : IMMUTABLE
+    return serveObject(request, store.storage, file.key, file.type, cache)
   }
-  const path = pathOfName(store, name)
-  const type = typeOfName(name)
-  if (!path || !type) return notFound()
-  if (!type.startsWith('video/')) return serveFile(request, path, type)
+  const file = storedFile(name)
+  if (!file) return notFound()
+  const { key, type } = file
+  if (!type.startsWith('video/')) return serveObject(request, store.storage, key, type)
 
   const search = new URL(request.url).searchParams
   if (search.has('signature')) {
     if (!(await access.signed(name, search))) return notFound()
-    const res = await serveFile(request, path, type, MASTER_CACHE)
+    const res = await serveObject(request, store.storage, key, type, MASTER_CACHE)
     // The link is the "download the original" of the dashboard; a <video> ignores this header.
     if (res.ok) res.headers.set('Content-Disposition', 'attachment')
     return res
@@ -91,7 +91,7 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
   if (!(await access.openMasters()).has(name) && !(await access.admin(request))) {
     return notFound()
   }
-  return serveFile(request, path, type, MASTER_CACHE)
+  return serveObject(request, store.storage, key, type, MASTER_CACHE)
 }
 
 /**
@@ -103,11 +103,6 @@ export async function servePrivate(
   rest: string,
   store: MediaStore,
 ): Promise<Response | undefined> {
-  if (rest.includes('/')) {
-    const file = derivedFile(store, rest.split('/'))
-    return file && serveFile(request, file.path, file.type, PRIVATE_CACHE)
-  }
-  const path = pathOfName(store, rest)
-  const type = typeOfName(rest)
-  return path && type ? serveFile(request, path, type, PRIVATE_CACHE) : undefined
+  const file = rest.includes('/') ? derivedFile(rest.split('/')) : storedFile(rest)
+  return file && serveObject(request, store.storage, file.key, file.type, PRIVATE_CACHE)
 }

@@ -1,5 +1,5 @@
-// The media side of the app: the store of verified files under DATA_DIR/media and its start-up
-// sweep. Files come in through src/uploads/ (intake.ts); /media serving is http.ts.
+// The media side of the app: the store of verified files (a `Storage`, docs/storage.md) and its
+// start-up sweep. Files come in through src/uploads/ (intake.ts); /media serving is http.ts.
 import { ensureDirs, type MediaStore } from './store.ts'
 
 /** Start-up, before the first request: media files without a row are removed. */

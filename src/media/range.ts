@@ -1,5 +1,5 @@
-// Serves a stored file with HTTP Range support (RFC 9110 §14), straight from disk.
-import { stat } from 'node:fs/promises'
+// Serves a stored object with HTTP Range support (RFC 9110 §14).
+import type { Storage } from '../storage/types.ts'
 
 /** Inclusive byte positions, as Content-Range writes them. */
 export type ByteRange = { start: number; end: number }
@@ -33,17 +33,21 @@ export function parseRange(
 // Stored names change whenever content changes, so a year of immutable caching is safe.
 export const IMMUTABLE = 'public, max-age=31536000, immutable'
 
-/** Answers a GET or HEAD for the file at `path`; 404 when it is not there. */
-export async function serveFile(
+/**
+ * Answers a GET or HEAD for the stored object `key`; 404 when it is not there. Size and ETag come
+ * from `stat`; the bytes from the engine's local file when it has one (Bun sends it from the
+ * kernel), otherwise streamed from `read`, one range or the whole object, never held in memory.
+ */
+export async function serveObject(
   request: Request,
-  path: string,
+  storage: Storage,
+  key: string,
   type: string,
   cacheControl = IMMUTABLE,
 ): Promise<Response> {
-  const info = await stat(path).catch(() => undefined)
-  if (!info?.isFile()) return new Response('Not found', { status: 404 })
-  const size = info.size
-  const etag = `"${size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}"`
+  const info = await storage.stat(key)
+  if (!info) return notFound()
+  const { size, etag } = info
   const headers = new Headers({
     'Content-Type': type,
     'Accept-Ranges': 'bytes',
@@ -58,7 +62,7 @@ export async function serveFile(
   const range =
     ifRange && ifRange !== etag ? undefined : parseRange(request.headers.get('range'), size)
   const head = request.method === 'HEAD'
-  const file = Bun.file(path)
+  const local = storage.localPath(key)
 
   if (range === 'unsatisfiable') {
     headers.set('Content-Range', `bytes */${size}`)
@@ -68,14 +72,26 @@ export async function serveFile(
     const length = range.end - range.start + 1
     headers.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
     headers.set('Content-Length', String(length))
+    if (head) return new Response(null, { status: 206, headers })
     // An explicit 206 with a sliced file is sent as is; Bun only applies Range itself to 200s.
-    const body = head ? null : file.slice(range.start, range.end + 1)
-    return new Response(body, { status: 206, headers })
+    const body = local
+      ? Bun.file(local).slice(range.start, range.end + 1)
+      : (await storage.read(key, range))?.body
+    return body ? new Response(body, { status: 206, headers }) : notFound()
   }
   headers.set('Content-Length', String(size))
   if (head) return new Response(null, { status: 200, headers })
-  // Bun would apply a Range header to a whole-file 200 on its own; a stream is sent as it is,
-  // which matters only when If-Range told us to ignore the range.
-  const body = request.headers.has('range') ? file.stream() : file
-  return new Response(body, { status: 200, headers })
+  if (local) {
+    const file = Bun.file(local)
+    // Bun would apply a Range header to a whole-file 200 on its own; a stream is sent as it is,
+    // which matters only when If-Range told us to ignore the range.
+    return new Response(request.headers.has('range') ? file.stream() : file, {
+      status: 200,
+      headers,
+    })
+  }
+  const read = await storage.read(key)
+  return read ? new Response(read.body, { status: 200, headers }) : notFound()
 }
+
+const notFound = () => new Response('Not found', { status: 404 })

@@ -1,9 +1,14 @@
-// The media store: verified files under DATA_DIR/media, named by generated ids, never by a client,
-// and the folders of derived outputs (streams, MP4, preview) the media pipeline writes beside them.
-import { constants } from 'node:fs'
-import { copyFile, link, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
+// The media store: verified files and the folders of derived outputs (streams, MP4, preview),
+// named by generated ids, never by a client, kept through one `Storage` (disk or S3,
+// docs/storage.md). A name or folder becomes a key only through the patterns below: they are the
+// one way from a URL to a stored object. The store never touches the media folder itself.
+import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { MediaType } from '../schemas/file-rules.ts'
+import { diskStorage } from '../storage/disk.ts'
+import { KEY_PREFIXES, keyOfFolder, keyOfName, ownerOfKey } from '../storage/keys.ts'
+import type { Storage } from '../storage/types.ts'
+import { OUTPUT_FILES, RENDITION_FILES } from './outputs.ts'
 
 /** What the store keeps: the video kinds' types, and the site's converted images (AVIF, SVG). */
 export type StoredType = MediaType | 'image/avif' | 'image/svg+xml'
@@ -25,18 +30,19 @@ const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type
 const NAME_RE = /^[0-9a-f]{32}\.(mp4|webm|ogv|jpg|png|webp|avif|svg)$/
 
 export type MediaStore = {
-  /** Where stored files live. */
-  readonly dir: string
-  /** Scratch space on the same file system (so moves are renames); emptied at start-up. */
+  /** Where stored files and run folders live. */
+  readonly storage: Storage
+  /** Local scratch space (conversions, a run's outputs before they are stored); emptied at start-up. */
   readonly tmpDir: string
 }
 
-export function mediaStore(dataDir: string): MediaStore {
-  return { dir: join(dataDir, 'media'), tmpDir: join(dataDir, 'tmp') }
+/** The store of a data folder: `storage` when given, otherwise the disk under DATA_DIR/media. */
+export function mediaStore(dataDir: string, storage?: Storage): MediaStore {
+  const tmpDir = join(dataDir, 'tmp')
+  return { storage: storage ?? diskStorage(join(dataDir, 'media'), tmpDir), tmpDir }
 }
 
 export async function ensureDirs(store: MediaStore): Promise<void> {
-  await mkdir(store.dir, { recursive: true })
   await mkdir(store.tmpDir, { recursive: true })
 }
 
@@ -46,9 +52,11 @@ export function typeOfName(name: string): StoredType | undefined {
   return TYPES.get(name.slice(name.lastIndexOf('.') + 1))
 }
 
-/** A stored file's path; undefined for anything that is not a store name (so no `..`, no `/`). */
-export function pathOfName(store: MediaStore, name: string): string | undefined {
-  return typeOfName(name) ? join(store.dir, name) : undefined
+/** A stored file's key and type; undefined for anything that is not a store name. */
+export function storedFile(name: string): { key: string; type: StoredType } | undefined {
+  const type = typeOfName(name)
+  const key = type && keyOfName(name)
+  return type && key ? { key, type } : undefined
 }
 
 export const mediaUrl = (name: string) => `/media/${name}`
@@ -60,21 +68,23 @@ function newName(type: StoredType): string {
 }
 
 // Derived outputs: one folder per processing run, named by 128 random bits like the files (a
-// reprocess makes a new folder, so every URL inside one can be cached immutable). The folder is
-// written under `.partial-<job id>` and renamed into place only once complete.
+// reprocess makes a new folder, so every URL inside one can be cached immutable).
 const FOLDER_RE = /^[0-9a-f]{32}$/
-const PARTIAL_PREFIX = '.partial-'
 const JOB_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const JOB_SCRATCH_PREFIX = 'job-'
 
-/** The files at a derived folder's top (src/processing/transcode.ts writes them). */
-export const DERIVED_FILES = { master: 'master.m3u8', mp4: 'video.mp4', preview: 'preview.mp4' }
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 // Inside a folder: the top files, and one level of renditions (`1080p`…`360p`, a source-sized
 // rung such as `240p`, and `audio`) holding a playlist, init segments and media segments. Each
 // level has its own pattern, so no request can name anything else (no `..`, no dot files).
-const TOP_FILE_RE = /^(master\.m3u8|video\.mp4|preview\.mp4)$/
+const TOP_FILE_RE = new RegExp(`^(${Object.values(OUTPUT_FILES).map(literal).join('|')})$`)
 const RENDITION_RE = /^(audio|\d{1,4}p)$/
-const RENDITION_FILE_RE = /^(index\.m3u8|init(_\d{1,2})?\.mp4|seg_\d{3,6}\.m4s)$/
+const [initStem, initExt] = RENDITION_FILES.init.split('.') as [string, string]
+const [segmentStem, segmentExt] = RENDITION_FILES.segments.split('%03d') as [string, string]
+const RENDITION_FILE_RE = new RegExp(
+  `^(${literal(RENDITION_FILES.playlist)}|${initStem}(_\\d{1,2})?\\.${initExt}|${segmentStem}\\d{3,6}${literal(segmentExt)})$`,
+)
 
 const PLAYLIST = 'application/vnd.apple.mpegurl'
 const DERIVED_TYPES: Record<string, string> = {
@@ -89,19 +99,16 @@ export const isFolderName = (name: string) => FOLDER_RE.test(name)
 
 /** URLs of a derived folder's outputs, as the video answers carry them. */
 export const streamsUrls = (folder: string) => ({
-  hls: `/media/${folder}/${DERIVED_FILES.master}`,
-  mp4: `/media/${folder}/${DERIVED_FILES.mp4}`,
-  preview: `/media/${folder}/${DERIVED_FILES.preview}`,
+  hls: `/media/${folder}/${OUTPUT_FILES.master}`,
+  mp4: `/media/${folder}/${OUTPUT_FILES.mp4}`,
+  preview: `/media/${folder}/${OUTPUT_FILES.preview}`,
 })
 
 /**
- * A derived file's path and type from the parts of a URL after /media/ (folder, then one or two
+ * A derived file's key and type from the parts of a URL after /media/ (folder, then one or two
  * names); undefined for anything the pipeline does not write.
  */
-export function derivedFile(
-  store: MediaStore,
-  parts: string[],
-): { path: string; type: string } | undefined {
+export function derivedFile(parts: string[]): { key: string; type: string } | undefined {
   const [folder = '', first = '', second] = parts
   if (!FOLDER_RE.test(folder) || parts.length > 3) return undefined
   const ok =
@@ -111,97 +118,104 @@ export function derivedFile(
   if (!ok) return undefined
   const file = second ?? first
   const type = DERIVED_TYPES[file.slice(file.lastIndexOf('.') + 1)]
-  return type ? { path: join(store.dir, ...parts), type } : undefined
+  return type ? { key: `streams/${parts.join('/')}`, type } : undefined
 }
 
-/** Where one job writes its outputs until they are complete (same file system: renamed in). */
-export function partialDir(store: MediaStore, jobId: string): string {
+/**
+ * One job's scratch folder: its outputs until they are stored, and the master when the storage
+ * keeps it elsewhere. A retry of the job starts by emptying it; the start-up sweep keeps it only
+ * while the job is active.
+ */
+export function jobScratch(store: MediaStore, jobId: string): string {
   if (!JOB_ID_RE.test(jobId)) throw new Error(`not a job id: ${jobId}`)
-  return join(store.dir, `${PARTIAL_PREFIX}${jobId}`)
+  return join(store.tmpDir, `${JOB_SCRATCH_PREFIX}${jobId}`)
 }
 
-/** The job id of a `.partial-<job id>` entry, or undefined for any other name. */
-export function partialJobId(name: string): string | undefined {
-  if (!name.startsWith(PARTIAL_PREFIX)) return undefined
-  const id = name.slice(PARTIAL_PREFIX.length)
+/** The job id of a scratch entry `job-<job id>`, or undefined for any other name. */
+export function scratchJobId(name: string): string | undefined {
+  if (!name.startsWith(JOB_SCRATCH_PREFIX)) return undefined
+  const id = name.slice(JOB_SCRATCH_PREFIX.length)
   return JOB_ID_RE.test(id) ? id : undefined
 }
 
-/** Renames a complete partial folder into place under a new folder name; returns the name. */
-export async function publishFolder(store: MediaStore, partial: string): Promise<string> {
+/** Every file under a local folder, as paths relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+}
+
+// Enough to keep an object store busy without a queue of open files.
+const PUBLISH_IN_FLIGHT = 4
+
+/**
+ * Stores a run's finished outputs (a local folder) under a new folder name and returns the name.
+ * Playlists go last, the master playlist at the very end: a player that finds a playlist finds
+ * everything it lists. Only files /media would serve are stored. On failure what was stored goes.
+ */
+export async function publishFolder(store: MediaStore, outDir: string): Promise<string> {
   const folder = newFolderName()
-  await rename(partial, join(store.dir, folder))
+  const files = (await filesUnder(outDir)).flatMap((path) => {
+    const file = derivedFile([folder, ...path.split('/')])
+    return file ? [{ path, ...file }] : []
+  })
+  const rank = (path: string) =>
+    path === OUTPUT_FILES.master ? 2 : path.endsWith(RENDITION_FILES.playlist) ? 1 : 0
+  try {
+    for (const stage of [0, 1, 2]) {
+      const queue = files.filter((file) => rank(file.path) === stage)
+      const writer = async () => {
+        for (let file = queue.shift(); file; file = queue.shift()) {
+          await store.storage.write(
+            file.key,
+            { path: join(outDir, file.path) },
+            { type: file.type },
+          )
+        }
+      }
+      await Promise.all(Array.from({ length: PUBLISH_IN_FLIGHT }, writer))
+    }
+  } catch (error) {
+    await removeFolders(store, [folder]).catch((cleanUp) =>
+      // The start-up sweep removes it: no row names it.
+      console.error('[media] could not remove a half-stored folder', cleanUp),
+    )
+    throw error
+  }
   return folder
 }
 
 /** Removes derived folders; names that are not folder names are ignored, missing ones too. */
 export async function removeFolders(store: MediaStore, names: Iterable<string>): Promise<void> {
   await Promise.all(
-    [...names]
-      .filter((name) => FOLDER_RE.test(name))
-      .map((name) => rm(join(store.dir, name), { recursive: true, force: true })),
-  )
-}
-
-async function fsync(path: string): Promise<void> {
-  const handle = await open(path, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
-
-// File systems without hard links (some network and FUSE mounts) answer these to link().
-const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK'])
-
-/**
- * Takes a verified file into the store under a new name and returns the name. A hard link, not a
- * move: the source (an upload) stays whole until the change naming the file has committed, so a
- * crash at any step leaves the upload usable, and the start-up sweep removes the link no row
- * names. The bytes are flushed first so a row written later never points at a file a power cut
- * could empty; `flushStore` then makes the new names durable, once for all of a change's files.
- */
-export async function adopt(store: MediaStore, src: string, type: StoredType): Promise<string> {
-  const name = newName(type)
-  await fsync(src)
-  // Cheap, and a store folder removed by hand is then not a failed upload.
-  await mkdir(store.dir, { recursive: true })
-  const dest = join(store.dir, name)
-  try {
-    await link(src, dest)
-  } catch (error) {
-    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException)?.code ?? '')) throw error
-    // The same guarantee at the cost of a copy (a clone where the file system can).
-    try {
-      await copyFile(src, dest, constants.COPYFILE_FICLONE)
-      await fsync(dest)
-    } catch (copyError) {
-      await rm(dest, { force: true })
-      throw copyError
-    }
-  }
-  return name
-}
-
-/** Makes the names `adopt` added durable before a row may point at them. */
-export const flushStore = (store: MediaStore) => fsync(store.dir)
-
-/** Removes stored files; a name already gone is not an error (removal runs after commits). */
-export async function removeNames(store: MediaStore, names: Iterable<string>): Promise<void> {
-  await Promise.all(
     [...names].map(async (name) => {
-      const path = pathOfName(store, name)
-      if (path) await unlink(path).catch(ignoreMissing)
+      const prefix = keyOfFolder(name)
+      if (!prefix) return
+      const keys: string[] = []
+      for await (const item of store.storage.list(prefix)) keys.push(item.key)
+      await store.storage.delete(keys)
     }),
   )
 }
 
-export async function listNames(store: MediaStore): Promise<string[]> {
-  return readdir(store.dir).catch((error) => {
-    if (isMissing(error)) return []
-    throw error
-  })
+/**
+ * Takes a verified file into the store under a new name and returns the name. The storage keeps
+ * the source (an upload) whole until the change naming the file has committed, so a crash at any
+ * step leaves the upload usable, and the start-up sweep removes the copy no row names; the new
+ * object is durable before this returns, so a row written later never points at bytes a power
+ * cut could lose.
+ */
+export async function adopt(store: MediaStore, src: string, type: StoredType): Promise<string> {
+  const name = newName(type)
+  await store.storage.write(keyOfName(name)!, { path: src }, { type })
+  return name
+}
+
+/** Removes stored files; a name already gone is not an error (removal runs after commits). */
+export async function removeNames(store: MediaStore, names: Iterable<string>): Promise<void> {
+  const keys = [...names].flatMap((name) => (typeOfName(name) && keyOfName(name)) || [])
+  if (keys.length > 0) await store.storage.delete(keys)
 }
 
 // Owners of stored files other than the videos (the site's images): the sweep keeps theirs too.
@@ -212,32 +226,61 @@ export function addHolder(store: MediaStore, names: () => Promise<Iterable<strin
   holders.set(store, [...(holders.get(store) ?? []), names])
 }
 
+/** How long an unnamed object is left alone by the sweep, by engine (see `sweep`). */
+export const SWEEP_MIN_AGE_MS: Record<Storage['engine'], number> = {
+  // One server process owns a data folder, and its worker processes are asked about (`keep`).
+  disk: 0,
+  // Other servers share the bucket and may be storing a run no row names yet.
+  s3: 24 * 60 * 60 * 1000,
+}
+
+export type SweepOptions = {
+  /** Objects changed more recently than this are kept, named or not. */
+  minAgeMs?: number
+}
+
 /**
- * Start-up clean-up: removes every entry of the store not in `keep` (a file or derived folder no
- * row names: taken in by a change a crash stopped before its row committed, left by a crash
- * before a delete's removal ran; a `.partial-*` folder of a job that will not resume), and
- * empties the scratch space. Returns the names removed. `keep` may be computed from the names
- * listed, after the listing: an entry made later is then never judged on rows read before it.
+ * Start-up clean-up: removes every stored file and run folder not in `keep` (taken in by a change
+ * a crash stopped before its row committed, left by a crash before a delete's removal ran), and
+ * empties the scratch space but for the `job-<id>` folders `keep` names (runs still going in
+ * worker processes). Returns the names removed. `keep` may be computed from what was listed (the
+ * stored names and folders, then the scratch's job folders), after the listing: an entry made
+ * later is then never judged on rows read before it. An owner with any object younger than
+ * `minAgeMs` stays.
  */
 export async function sweep(
   store: MediaStore,
   keep: ReadonlySet<string> | ((listed: string[]) => Promise<ReadonlySet<string>>),
+  options: SweepOptions = {},
 ): Promise<string[]> {
   await ensureDirs(store)
-  const listed = await listNames(store)
+  const keys = new Map<string, { keys: string[]; newest: number }>()
+  for (const prefix of KEY_PREFIXES) {
+    for await (const item of store.storage.list(prefix)) {
+      const owner = ownerOfKey(item.key)
+      if (!owner) continue
+      const entry = keys.get(owner) ?? { keys: [], newest: 0 }
+      entry.keys.push(item.key)
+      entry.newest = Math.max(entry.newest, item.modified.getTime())
+      keys.set(owner, entry)
+    }
+  }
+  const scratch = await readdir(store.tmpDir)
+  const jobs = scratch.filter((name) => scratchJobId(name))
+  const listed = [...keys.keys(), ...jobs]
   const kept = new Set(typeof keep === 'function' ? await keep(listed) : keep)
   for (const names of holders.get(store) ?? []) for (const name of await names()) kept.add(name)
-  const orphans = listed.filter((name) => !kept.has(name))
-  await Promise.all(
-    orphans.map((name) => rm(join(store.dir, name), { recursive: true, force: true })),
+
+  const minAgeMs = options.minAgeMs ?? SWEEP_MIN_AGE_MS[store.storage.engine]
+  const cutoff = Date.now() - minAgeMs
+  const orphans = [...keys].filter(
+    ([owner, entry]) => !kept.has(owner) && (minAgeMs === 0 || entry.newest < cutoff),
   )
-  for (const entry of await readdir(store.tmpDir)) {
+  await store.storage.delete(orphans.flatMap(([, entry]) => entry.keys))
+  const leftJobs = jobs.filter((name) => !kept.has(name))
+  for (const entry of scratch) {
+    if (scratchJobId(entry) && kept.has(entry)) continue
     await rm(join(store.tmpDir, entry), { recursive: true, force: true })
   }
-  return orphans
-}
-
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT'
-function ignoreMissing(error: unknown): void {
-  if (!isMissing(error)) throw error
+  return [...orphans.map(([owner]) => owner), ...leftJobs]
 }

@@ -2,6 +2,7 @@
 // cut into segments, the shared audio rendition, the MP4 and the preview loop. Change a number
 // here and `media:reprocess` re-runs every video with it. Measurements behind the choices:
 // docs/decisions/036 and bench/README.md (processing).
+import { RENDITION_FILES } from '../media/outputs.ts'
 
 /**
  * x264 preset for the ladder. `veryfast` costs 125–131 CPU-s for a 40 s 1080p master on this
@@ -209,7 +210,8 @@ export function hlsOptions(dir: string, segmentSeconds: number): string[] {
   return [
     ...['-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod'],
     ...['-hls_segment_type', 'fmp4', '-hls_flags', 'independent_segments'],
-    ...['-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', `${dir}/seg_%03d.m4s`],
+    ...['-hls_fmp4_init_filename', RENDITION_FILES.init],
+    ...['-hls_segment_filename', `${dir}/${RENDITION_FILES.segments}`],
   ]
 }
 

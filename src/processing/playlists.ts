@@ -4,6 +4,7 @@
 // produced files measure.
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { RENDITION_FILES } from '../media/outputs.ts'
 import { AUDIO } from './ladder.ts'
 
 export type Segment = { uri: string; duration: number; start: number }
@@ -66,9 +67,10 @@ export type Rendition = MediaPlaylist & { dir: string; bandwidth: Bandwidth }
 
 /** Reads `<outDir>/<dir>/index.m3u8` and measures its segments on disk. */
 export async function readRendition(outDir: string, dir: string): Promise<Rendition> {
-  const text = await Bun.file(join(outDir, dir, 'index.m3u8')).text()
+  const text = await Bun.file(join(outDir, dir, RENDITION_FILES.playlist)).text()
   const playlist = parseMediaPlaylist(text)
-  if (playlist.segments.length === 0) throw new Error(`${dir}/index.m3u8 lists no segments`)
+  if (playlist.segments.length === 0)
+    throw new Error(`${dir}/${RENDITION_FILES.playlist} lists no segments`)
   const sized = await Promise.all(
     playlist.segments.map(async (s) => ({
       duration: s.duration,
@@ -123,7 +125,7 @@ export function masterPlaylist(variants: readonly Variant[], audio: Rendition | 
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS']
   if (audio) {
     lines.push(
-      `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="${AUDIO.groupId}",NAME="${AUDIO.name}",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="${AUDIO.channels}",URI="${audio.dir}/index.m3u8"`,
+      `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="${AUDIO.groupId}",NAME="${AUDIO.name}",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="${AUDIO.channels}",URI="${audio.dir}/${RENDITION_FILES.playlist}"`,
     )
   }
   const listed = variants

@@ -1,10 +1,11 @@
 // processVideo: one source file → adaptive streams, a faststart MP4 and a preview loop, all in
-// one folder the caller renames into place. The long part is ONE ffmpeg run (one decode, every
+// one folder the caller publishes to the store. The long part is ONE ffmpeg run (one decode, every
 // rung and the audio rendition encoded side by side); the MP4 is a remux of a rung and the preview
 // is cut from a rung, so neither decodes the master again. Progress: 0–95 through that run (it is
 // nearly all of the CPU), 96–99 for the rest; 100 is the caller's, when the row says ready.
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { OUTPUT_FILES, RENDITION_FILES } from '../media/outputs.ts'
 import { runFfmpeg } from './ffmpeg.ts'
 import {
   AUDIO,
@@ -34,12 +35,6 @@ import {
   type Variant,
 } from './playlists.ts'
 import { type MediaProbe, mediaProbe, probeSource, type SourceInfo } from './probe.ts'
-
-export const OUTPUT_FILES = {
-  master: 'master.m3u8',
-  mp4: 'video.mp4',
-  preview: 'preview.mp4',
-} as const
 
 export type ProcessVideoOptions = {
   /** The master file, read only. */
@@ -101,7 +96,7 @@ async function encodeLadder(
   )
   // Paths relative to outDir (ffmpeg's cwd): a `%` in DATA_DIR cannot reach the segment template.
   const outputs = rungs.map((rung, i) => ({
-    path: `${rung.name}/index.m3u8`,
+    path: `${rung.name}/${RENDITION_FILES.playlist}`,
     options: [
       '-map',
       `[v${i}]`,
@@ -111,7 +106,7 @@ async function encodeLadder(
   }))
   if (info.audioStream !== null) {
     outputs.push({
-      path: `${AUDIO.dir}/index.m3u8`,
+      path: `${AUDIO.dir}/${RENDITION_FILES.playlist}`,
       options: [
         ...['-map', `0:${info.audioStream}`, '-vn'],
         ...audioEncoderOptions(),
@@ -149,8 +144,8 @@ async function remuxMp4(
     {
       // The hls demuxer reads the playlists: no argument grows with the number of segments.
       inputs: [
-        { path: `${rung.dir}/index.m3u8` },
-        ...(audio ? [{ path: `${audio.dir}/index.m3u8` }] : []),
+        { path: `${rung.dir}/${RENDITION_FILES.playlist}` },
+        ...(audio ? [{ path: `${audio.dir}/${RENDITION_FILES.playlist}` }] : []),
       ],
       outputs: [
         {
@@ -197,7 +192,7 @@ async function makePreview(
     covered += segments[i]!.duration
   }
   // The concat protocol reads init + segments as one fragmented MP4 (relative to the rung's folder).
-  const input = `concat:${[rung.init ?? 'init.mp4', ...picked.map((s) => s.uri)].join('|')}`
+  const input = `concat:${[rung.init ?? RENDITION_FILES.init, ...picked.map((s) => s.uri)].join('|')}`
   for (const maxrate of PREVIEW.maxrates) {
     await runFfmpeg(
       {
@@ -245,7 +240,7 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
     Promise.all(rungs.map((rung) => readRendition(outDir, rung.name))),
   ])
   const codecs = await Promise.all(
-    renditions.map((r) => avcCodecString(join(outDir, r.dir, r.init ?? 'init.mp4'))),
+    renditions.map((r) => avcCodecString(join(outDir, r.dir, r.init ?? RENDITION_FILES.init))),
   )
   const top = renditions[0]!
   const duration = info.duration ?? top.segments.reduce((sum, s) => sum + s.duration, 0)
@@ -267,7 +262,7 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
 
   const frameRate = outputFrameRate(info.frameRate)
   const variants: Variant[] = rungs.map((rung, i) => ({
-    uri: `${rung.name}/index.m3u8`,
+    uri: `${rung.name}/${RENDITION_FILES.playlist}`,
     width: rung.width,
     height: rung.height,
     frameRate,

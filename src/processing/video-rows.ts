@@ -72,9 +72,9 @@ export async function markFailed(
 }
 
 /**
- * Puts the finished outputs in place and makes the video ready, in one transaction that holds
- * the row: a delete or replacement waits for it, and a start-up sweep that listed the new folder
- * reads the row only after it names the folder. Returns the folder the row named before (a
+ * Stores the finished outputs (a local folder) under a new folder and makes the video ready, in
+ * one transaction that holds the row: a delete or replacement waits for it, and a start-up sweep
+ * that listed any of the new folder reads the row only after it names the folder. Returns the folder the row named before (a
  * reprocess replaces one; the caller removes it), or false when the file is no longer the
  * video's (the outputs are left to the caller).
  */
@@ -82,7 +82,7 @@ export async function markReady(
   db: Db,
   store: MediaStore,
   job: ProcessVideoPayload,
-  partial: string,
+  outDir: string,
   probe: MediaProbe,
   hasPreview: boolean,
 ): Promise<{ previous: string | null } | false> {
@@ -95,7 +95,7 @@ export async function markReady(
         .where(forFile(job))
         .for('update')
       if (!row) return false
-      published = await publishFolder(store, partial)
+      published = await publishFolder(store, outDir)
       await tx
         .update(videos)
         .set({
@@ -117,7 +117,7 @@ export async function markReady(
       return { previous: row.streamsKey }
     })
   } catch (error) {
-    // Renamed in but never named by a committed row.
+    // Stored but never named by a committed row.
     if (published) await removeFolders(store, [published])
     throw error
   }

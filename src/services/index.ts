@@ -46,7 +46,7 @@ export function createServices(config: Config, database: Database, queue: MediaQ
     /** The session behind a request, and the one guard of entries outside tRPC. */
     sessions: createSessionGuard(auth),
     admins: createAdminsService(database.db, (id) => auth.forgetUser(id)),
-    /** The store of verified files (DATA_DIR/media) and its scratch space. */
+    /** The store of verified files (its storage engine) and its local scratch space. */
     media,
     uploads,
     videos,

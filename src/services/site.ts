@@ -10,14 +10,7 @@ import { siteImages, siteVersions } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { AppError } from '../errors.ts'
 import { convertImage } from '../media/images.ts'
-import {
-  addHolder,
-  adopt,
-  flushStore,
-  type MediaStore,
-  mediaUrl,
-  removeNames,
-} from '../media/store.ts'
+import { addHolder, adopt, type MediaStore, mediaUrl, removeNames } from '../media/store.ts'
 import {
   aspectRefusal,
   type ImagePurpose,
@@ -332,7 +325,6 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
         const misshapen = aspectRefusal(purpose, converted.width, converted.height)
         if (misshapen) throw new AppError('BAD_REQUEST', misshapen, 'file')
         for (const file of converted.files) names.push(await adopt(store, file.path, file.type))
-        await flushStore(store)
         const id = crypto.randomUUID()
         const image: SiteImage = {
           id,

@@ -11,7 +11,7 @@ import { conflictOnUnique } from '../db-errors.ts'
 import { AppError } from '../errors.ts'
 import type { MasterLink, MasterLinks } from '../media/master-links.ts'
 import type { MediaPrefixes } from '../media/media-prefixes.ts'
-import { type MediaStore, partialJobId, removeFolders, removeNames, sweep } from '../media/store.ts'
+import { type MediaStore, removeFolders, removeNames, scratchJobId, sweep } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { requeue, unprocessed } from '../processing/video-rows.ts'
 import type { FileKind } from '../schemas/file-rules.ts'
@@ -571,16 +571,16 @@ export function createVideosService(deps: {
 
     /**
      * Start-up: media files and streams folders no row names are removed (see docs/media.md
-     * "On disk"), and the partial outputs of jobs no worker is running. Rows are read after the
-     * folder is listed and under a share lock, so a worker process finishing meanwhile (it holds
-     * the row while it renames its folder in) is waited for, not swept.
+     * "On disk"), and the scratch folders of jobs no worker is running. Rows are read after the
+     * store is listed and under a share lock, so a worker process finishing meanwhile (it holds
+     * the row while it stores its folder) is waited for, not swept.
      */
     async sweepOrphans(): Promise<string[]> {
       return sweep(store, async (listed) => {
-        const partials = listed.flatMap((name) => partialJobId(name) ?? [])
+        const jobs = listed.flatMap((name) => scratchJobId(name) ?? [])
         // A job still active may have a worker process writing there (a crashed one's retry
-        // clears its own); any other partial is a leftover.
-        const active = await queue.activeJobs(partials)
+        // clears its own); any other job's scratch is a leftover.
+        const active = await queue.activeJobs(jobs)
         const rows = await db
           .select({
             videoKey: videos.videoKey,
@@ -592,7 +592,7 @@ export function createVideosService(deps: {
           .for('share')
         const keep = new Set(rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']))
         for (const name of listed) {
-          const job = partialJobId(name)
+          const job = scratchJobId(name)
           if (job && active.has(job)) keep.add(name)
         }
         return keep

@@ -1,7 +1,7 @@
 // The disk engine: keys map onto DATA_DIR/media in the flat layout older versions wrote
 // (`masters/<name>` and `images/<name>` are `<name>`, `streams/<folder>/…` is `<folder>/…`), so
 // an existing data folder needs no move.
-import { constants } from 'node:fs'
+import { constants, mkdirSync } from 'node:fs'
 import {
   access,
   copyFile,
@@ -35,6 +35,11 @@ async function fsync(path: string): Promise<void> {
 }
 
 export function diskStorage(root: string, scratch: string): Storage {
+  // Made once, when the engine is built at start-up: `check` then reports a folder removed later
+  // instead of quietly making an empty one.
+  mkdirSync(root, { recursive: true })
+  mkdirSync(scratch, { recursive: true })
+
   /** The path of a key; throws for a key the store could not have made (no `..`, no strays). */
   function pathOf(key: string): string {
     const { owner, below } = checkedKey(key)
@@ -180,8 +185,12 @@ export function diskStorage(root: string, scratch: string): Storage {
     },
 
     async check() {
-      await mkdir(root, { recursive: true })
-      await access(root, constants.W_OK)
+      for (const dir of [root, scratch]) {
+        if (!(await stat(dir)).isDirectory()) {
+          throw Object.assign(new StorageError(`${dir} is not a folder`), { code: 'ENOTDIR' })
+        }
+        await access(dir, constants.R_OK | constants.W_OK | constants.X_OK)
+      }
     },
   }
 }

@@ -2,7 +2,7 @@
 // type from their first bytes, size for their kind), taken into the store under generated names,
 // and released only once the row that names them has committed.
 import { AppError } from '../errors.ts'
-import { adopt, flushStore, type MediaStore, removeNames } from '../media/store.ts'
+import { adopt, type MediaStore, removeNames } from '../media/store.ts'
 import {
   type FileKind,
   type FileMode,
@@ -98,7 +98,6 @@ async function adoptAll(store: MediaStore, files: Verified[]): Promise<Adopted[]
       adopted.push({ ...file, name })
       crashPoint('intake:linked')
     }
-    if (adopted.length > 0) await flushStore(store)
   } catch (error) {
     await dropAll(store, adopted)
     throw error

@@ -16,7 +16,7 @@ const mp4 = crypto.getRandomValues(new Uint8Array(30_000))
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'derived-'))
   store = mediaStore(dataDir)
-  const dir = join(store.dir, folder)
+  const dir = join(dataDir, 'media', folder)
   await mkdir(join(dir, '360p'), { recursive: true })
   await Bun.write(join(dir, 'master.m3u8'), '#EXTM3U\n')
   await Bun.write(join(dir, 'video.mp4'), mp4)
@@ -27,7 +27,10 @@ beforeAll(async () => {
   await Bun.write(join(dir, '360p', 'seg_000.m4s'), segment)
   await Bun.write(join(dir, 'audio', 'seg_012.m4s'), segment)
   // Things that exist on disk but are not for anyone.
-  await Bun.write(join(store.dir, `.partial-${crypto.randomUUID()}`, 'master.m3u8'), '#EXTM3U\n')
+  await Bun.write(
+    join(dataDir, 'media', `.partial-${crypto.randomUUID()}`, 'master.m3u8'),
+    '#EXTM3U\n',
+  )
   await Bun.write(join(dir, '360p', 'notes.txt'), 'private')
   await Bun.write(join(dataDir, 'db.lock'), '')
 })

@@ -6,9 +6,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { type JobWithMetadata, PgBoss } from 'pg-boss'
+import { type Job, type JobWithMetadata, PgBoss } from 'pg-boss'
+import { mediaStore } from '../../src/media/store.ts'
 import { deadLetterReason, markDeadLettered } from '../../src/processing/jobs/dead-letter.ts'
-import type { ProcessVideoPayload } from '../../src/processing/jobs/process-video.ts'
+import {
+  type ProcessVideoPayload,
+  processVideoJob,
+} from '../../src/processing/jobs/process-video.ts'
 import { MEDIA_FAILED_QUEUE } from '../../src/processing/queue.ts'
 import { retryNotFailed } from '../../src/schemas/video.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
@@ -41,7 +45,7 @@ afterAll(async () => {
 
 const mediaDir = () => join(t.dataDir, 'media')
 const folderOf = (url: string) => /^\/media\/([0-9a-f]{32})\//.exec(url)?.[1] ?? ''
-/** Streams folders and partial outputs under DATA_DIR/media (stored files have an extension). */
+/** Streams folders (and anything dotted) under DATA_DIR/media (stored files have an extension). */
 const derivedEntries = async () =>
   (await readdir(mediaDir())).filter((name) => !name.includes('.') || name.startsWith('.'))
 
@@ -284,7 +288,7 @@ describe('processing in the server process', () => {
       sql`update videos set status = 'processing' where id = ${video._id}`,
     )
     const sourceId = crypto.randomUUID()
-    const partial = join(mediaDir(), `.partial-${sourceId}`)
+    const partial = join(t.dataDir, 'tmp', `job-${sourceId}`, 'out')
     await Bun.write(join(partial, '360p', 'seg_000.m4s'), 'half')
     const lastOutput = {
       message: 'ffmpeg exited with code 1: Conversion failed!',
@@ -317,16 +321,60 @@ describe('processing in the server process', () => {
     await t.call('DELETE', `/api/videos/${video._id}`, { token })
   }, 120_000)
 
+  test('an engine without local files: the master is fetched to scratch, the outputs stored', async () => {
+    const created = await uploadVideo(fetch, token, clip, 'Fetched First')
+    const { video } = await watchVideo(fetch, token, created._id, settled)
+    expect(video.status).toBe('ready')
+    const [row] = await t.app.database.db.execute<{ key: string }>(
+      sql`select video_key as key from videos where id = ${video._id}`,
+    )
+    // The disk engine with its local paths withheld reads and writes as an object store does.
+    const disk = t.app.services.media.storage
+    const store = mediaStore(t.dataDir, { ...disk, localPath: () => undefined })
+    const jobId = crypto.randomUUID()
+    const scratchSeen: string[][] = []
+    const handle = processVideoJob({ db: t.app.database.db, store })
+    const watching = setInterval(async () => {
+      const entries = await readdir(join(t.dataDir, 'tmp', `job-${jobId}`)).catch(() => [])
+      if (entries.length > 0) scratchSeen.push(entries)
+    }, 20)
+    try {
+      await handle({
+        id: jobId,
+        data: { videoId: video._id, sourceKey: row!.key },
+        signal: new AbortController().signal,
+      } as Job<ProcessVideoPayload>)
+    } finally {
+      clearInterval(watching)
+    }
+    // The master was fetched beside the outputs, and nothing is left of the run's scratch.
+    expect(scratchSeen.some((entries) => entries.includes(row!.key))).toBe(true)
+    expect(await readdir(join(t.dataDir, 'tmp'))).not.toContain(`job-${jobId}`)
+    const again = await getVideo(fetch, token, video._id)
+    expect(again.status).toBe('ready')
+    expect(folderOf(again.hlsUrl!)).not.toBe(folderOf(video.hlsUrl!))
+    expect(await derivedEntries()).not.toContain(folderOf(video.hlsUrl!))
+    const master = await fetchOk(again.hlsUrl!, 'application/vnd.apple.mpegurl')
+    const { uris } = urisOf(await master.text())
+    expect(uris.length).toBeGreaterThan(0)
+    for (const uri of uris) {
+      const base = again.hlsUrl!.slice(0, again.hlsUrl!.lastIndexOf('/') + 1)
+      expect((await t.fetch(`${base}${uri}`)).status).toBe(200)
+    }
+    await t.call('DELETE', `/api/videos/${video._id}`, { token })
+  }, 120_000)
+
   test('start-up removes streams folders no row names and partial outputs of finished jobs', async () => {
     const created = await uploadVideo(fetch, token, clip, 'Kept')
     const { video } = await watchVideo(fetch, token, created._id, settled)
     const kept = folderOf(video.hlsUrl!)
     const orphan = join(mediaDir(), 'f'.repeat(32))
-    const partial = join(mediaDir(), `.partial-${crypto.randomUUID()}`)
+    const partial = join(t.dataDir, 'tmp', `job-${crypto.randomUUID()}`, 'out')
     for (const dir of [orphan, partial])
       await Bun.write(join(dir, '360p', 'index.m3u8'), '#EXTM3U\n')
     await t.restart()
     expect(await derivedEntries()).toEqual([kept])
+    expect(await readdir(join(t.dataDir, 'tmp'))).toEqual([])
     expect((await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')).status).toBe(200)
   }, 120_000)
 })

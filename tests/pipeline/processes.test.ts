@@ -41,9 +41,12 @@ const folderOf = (url: string) => /^\/media\/([0-9a-f]{32})\//.exec(url)?.[1] ??
 const derivedEntries = async (dataDir: string) =>
   (await readdir(join(dataDir, 'media'))).filter((n) => !n.includes('.') || n.startsWith('.'))
 
-/** Pids of the ffmpeg processes writing into this data folder (they run in a partial folder). */
+const scratchJobs = async (dataDir: string) =>
+  (await readdir(join(dataDir, 'tmp'))).filter((n) => n.startsWith('job-'))
+
+/** Pids of the ffmpeg processes writing into this data folder (they run in a job's scratch). */
 async function ffmpegsWriting(dataDir: string): Promise<number[]> {
-  const partials = join(dataDir, 'media', '.partial-')
+  const partials = join(dataDir, 'tmp', 'job-')
   const pids: number[] = []
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue
@@ -118,7 +121,7 @@ describe('a server killed in the middle of a transcode', () => {
       },
       5000,
     )
-    expect((await derivedEntries(server.dataDir)).some((n) => n.startsWith('.partial-'))).toBe(true)
+    expect((await scratchJobs(server.dataDir)).length).toBeGreaterThan(0)
 
     await server.start()
     const { video } = await watchVideo(fetch, token, created._id, settled, {
@@ -130,6 +133,7 @@ describe('a server killed in the middle of a transcode', () => {
     expect(video.status).toBe('ready')
     expect(video.duration).toBeCloseTo(10, 0)
     expect(await derivedEntries(server.dataDir)).toEqual([folderOf(video.hlsUrl!)])
+    expect(await scratchJobs(server.dataDir)).toEqual([])
     const master = await fetch(video.hlsUrl!)
     expect(master.status).toBe(200)
     expect(await master.text()).toContain('#EXT-X-STREAM-INF')

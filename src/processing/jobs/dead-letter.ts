@@ -1,10 +1,10 @@
 // Job `media-failed`: a media job that used every attempt without an answer is moved here by
 // pg-boss. Without this the video would stay `processing` for ever (a job killed on its last
-// attempt never gets to write `failed` itself). Its partial outputs go too.
+// attempt never gets to write `failed` itself). Its scratch folder (partial outputs) goes too.
 import { rm } from 'node:fs/promises'
 import type { JobWithMetadata } from 'pg-boss'
 import type { Db } from '../../database.ts'
-import { type MediaStore, partialDir } from '../../media/store.ts'
+import { jobScratch, type MediaStore } from '../../media/store.ts'
 import { markFailed } from '../video-rows.ts'
 import type { ProcessVideoPayload } from './process-video.ts'
 
@@ -43,7 +43,7 @@ export async function markDeadLettered(
   if (typeof payload?.videoId !== 'string' || typeof payload.sourceKey !== 'string') return
   const source = job.sourceId ? await original(job.sourceId) : undefined
   const attempts = (job.sourceRetryCount ?? source?.retryCount ?? 0) + 1
-  if (job.sourceId) await rm(partialDir(deps.store, job.sourceId), { recursive: true, force: true })
+  if (job.sourceId) await rm(jobScratch(deps.store, job.sourceId), { recursive: true, force: true })
   // Only a video still waiting on that file: a Retry or a replacement since then has its own job.
   const reason = deadLetterReason(attempts, source?.output)
   if (await markFailed(deps.db, payload, reason, ['queued', 'processing'])) deps.onChange?.()

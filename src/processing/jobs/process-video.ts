@@ -1,13 +1,15 @@
-// Job `media`: one video file → streams, MP4 and preview (src/processing/transcode.ts), written
-// under `.partial-<job id>` and renamed into place once complete. The row follows the attempt:
+// Job `media`: one video file → streams, MP4 and preview (src/processing/transcode.ts), made in
+// the job's local scratch folder and stored under a new folder once complete. The row follows the attempt:
 // processing with progress, then ready with the probe's figures, or failed with a reason an
 // admin can act on. A bad file fails at once (another attempt would say the same); anything
 // else (ffmpeg killed, a full disk, a stopped worker) is thrown for pg-boss to retry, and the
 // dead-letter worker (dead-letter.ts) marks the video failed when no attempt is left.
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Job } from 'pg-boss'
 import type { Db } from '../../database.ts'
-import { type MediaStore, partialDir, pathOfName, removeFolders } from '../../media/store.ts'
+import { jobScratch, type MediaStore, removeFolders } from '../../media/store.ts'
+import { keyOfName } from '../../storage/keys.ts'
 import { ProcessingError } from '../processing-error.ts'
 import { processVideo } from '../transcode.ts'
 import { markFailed, markProcessing, markReady, writeProgress } from '../video-rows.ts'
@@ -38,11 +40,12 @@ export function processVideoJob(deps: ProcessVideoDeps) {
   return async function handle(job: Job<ProcessVideoPayload>): Promise<void> {
     if (!isPayload(job.data)) throw new Error(`media job ${job.id}: unexpected data`)
     const payload = job.data
-    const source = pathOfName(store, payload.sourceKey)
-    if (!source) throw new Error(`media job ${job.id}: not a store name`)
-    const outDir = partialDir(store, job.id)
+    const sourceKey = keyOfName(payload.sourceKey)
+    if (!sourceKey) throw new Error(`media job ${job.id}: not a store name`)
+    const scratch = jobScratch(store, job.id)
+    const outDir = join(scratch, 'out')
     // What an earlier attempt of this job left when its process was killed.
-    await rm(outDir, { recursive: true, force: true })
+    await rm(scratch, { recursive: true, force: true })
     if (!(await markProcessing(db, payload))) return // replaced or deleted meanwhile
     changed()
 
@@ -54,6 +57,7 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       else obsolete.abort()
     })
     try {
+      const source = await localSource(store, sourceKey, scratch)
       const result = await processVideo({
         source,
         outDir,
@@ -73,10 +77,25 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       if (!(error instanceof ProcessingError)) throw error
       if (await markFailed(db, payload, error.message)) changed()
     } finally {
-      // Whatever is still here was not renamed into place.
-      await rm(outDir, { recursive: true, force: true })
+      // The outputs are stored (or dropped) by now, and a fetched master is not needed again.
+      await rm(scratch, { recursive: true, force: true })
     }
   }
+}
+
+/**
+ * A path ffmpeg can read the master at: the storage's own file when it keeps one here, otherwise
+ * a copy fetched into the job's scratch folder (ffmpeg seeks in it: an MP4's index is often at
+ * its end). A master gone meanwhile leaves no file, and the probe says it cannot be read.
+ */
+async function localSource(store: MediaStore, key: string, scratch: string): Promise<string> {
+  const local = store.storage.localPath(key)
+  if (local) return local
+  const path = join(scratch, key.slice(key.lastIndexOf('/') + 1))
+  await mkdir(scratch, { recursive: true })
+  const read = await store.storage.read(key)
+  if (read) await Bun.write(path, new Response(read.body))
+  return path
 }
 
 /**
