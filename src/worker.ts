@@ -25,7 +25,7 @@ async function main() {
   // What this process writes under DATA_DIR is for its user only, as the server's is.
   process.umask(0o077)
   const database = await connectDatabase(config)
-  const store = mediaStore(config.dataDir)
+  const store = mediaStore(config.dataDir, createStorage(config))
   await ensureDirs(store)
   let stopping = false
   let queue: MediaQueue | undefined

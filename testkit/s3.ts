@@ -127,3 +127,32 @@ async function abortUploads(client: S3Client, Bucket: string): Promise<void> {
     UploadIdMarker = page.NextUploadIdMarker
   } while (KeyMarker)
 }
+
+/** The environment that points the app at `config`'s bucket (credentials come from the SDK's chain). */
+export function s3Env(config: S3Config): Record<string, string> {
+  return {
+    S3_BUCKET: config.bucket,
+    S3_ENDPOINT: config.endpoint ?? '',
+    S3_REGION: config.region,
+    S3_FORCE_PATH_STYLE: config.forcePathStyle ? 'true' : 'false',
+  }
+}
+
+/** Every key in the bucket, sorted. */
+export async function bucketKeys(config: S3Config): Promise<string[]> {
+  const client = s3Client(config)
+  const keys: string[] = []
+  try {
+    let ContinuationToken: string | undefined
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: config.bucket, ContinuationToken }),
+      )
+      for (const item of page.Contents ?? []) if (item.Key) keys.push(item.Key)
+      ContinuationToken = page.NextContinuationToken
+    } while (ContinuationToken)
+  } finally {
+    client.destroy()
+  }
+  return keys.sort()
+}

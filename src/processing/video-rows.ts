@@ -87,15 +87,21 @@ export async function markReady(
   hasPreview: boolean,
 ): Promise<{ previous: string | null } | false> {
   let published: string | undefined
+  // On an object store, storing a run takes network time that must not hold the row's lock and a
+  // database connection (the embedded database has only one): the folder is stored first, and
+  // the sweep there leaves anything younger than a day alone until a row names it. On disk it is
+  // stored inside, where the start-up sweep's share lock on the rows protects it.
+  const first = store.storage.engine !== 'disk'
   try {
-    return await db.transaction(async (tx) => {
+    if (first) published = await publishFolder(store, outDir)
+    const result = await db.transaction(async (tx) => {
       const [row] = await tx
         .select({ streamsKey: videos.streamsKey })
         .from(videos)
         .where(forFile(job))
         .for('update')
       if (!row) return false
-      published = await publishFolder(store, outDir)
+      if (!first) published = await publishFolder(store, outDir)
       await tx
         .update(videos)
         .set({
@@ -116,6 +122,11 @@ export async function markReady(
         .where(forFile(job))
       return { previous: row.streamsKey }
     })
+    if (result === false && published) {
+      await removeFolders(store, [published])
+      published = undefined
+    }
+    return result
   } catch (error) {
     // Stored but never named by a committed row.
     if (published) await removeFolders(store, [published])

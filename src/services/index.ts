@@ -11,6 +11,7 @@ import { createMediaPrefixes } from '../media/media-prefixes.ts'
 import { mediaStore } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { mailFrom } from '../schemas/brand.ts'
+import { createStorage } from '../storage/index.ts'
 import { createUploads } from '../uploads/index.ts'
 import { createActivityService } from './activity.ts'
 import { createAdminsService } from './admins.ts'
@@ -27,7 +28,7 @@ export function createServices(config: Config, database: Database, queue: MediaQ
     from: mailFrom(new URL(config.publicUrl).hostname),
   })
   const lucia = createLucia(database.authSql)
-  const media = mediaStore(config.dataDir)
+  const media = mediaStore(config.dataDir, createStorage(config))
   const uploads = createUploads(config.dataDir, config.databaseUrl)
   const masterLinks = createMasterLinks(() => serverKey(database.db, 'media-links'))
   const prefixes = createMediaPrefixes(() => serverKey(database.db, 'media-links'))
