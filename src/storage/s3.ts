@@ -42,6 +42,22 @@ export function causeOf(error: unknown): string {
   return label && message !== 'UnknownError' ? `${label}: ${message}` : label || message
 }
 
+/**
+ * A short code for why the store is unusable, safe to show where a reason's text is not (the
+ * health check shows codes only): NO_SUCH_BUCKET, ACCESS_DENIED, NO_CREDENTIALS, ETIMEDOUT, or a
+ * system code such as ECONNREFUSED.
+ */
+export function codeOf(error: unknown): string | undefined {
+  const e = error as SdkError
+  const name = nameOf(e)
+  const status = statusOf(e)
+  if (name === 'NoSuchBucket' || (status === 404 && name === 'NotFound')) return 'NO_SUCH_BUCKET'
+  if (name === 'CredentialsProviderError') return 'NO_CREDENTIALS'
+  if (status === 403) return 'ACCESS_DENIED'
+  if (name === 'AbortError' || name === 'TimeoutError') return 'ETIMEDOUT'
+  return typeof e?.code === 'string' && /^[A-Z0-9_]{2,40}$/.test(e.code) ? e.code : undefined
+}
+
 /** The stream, passed through, remembering whether reading it failed. */
 function watched(stream: ReadableStream<Uint8Array>) {
   const reader = stream.getReader()
@@ -81,7 +97,10 @@ export function s3Storage(s3: S3Config): Storage {
 
   /** The one line for a store that cannot be used: which bucket, where, and why. */
   const unreachable = (error: unknown) =>
-    new StorageError(`${where} is not reachable (${causeOf(error)})`, { cause: error })
+    Object.assign(
+      new StorageError(`${where} is not reachable (${causeOf(error)})`, { cause: error }),
+      { code: codeOf(error) },
+    )
 
   /**
    * Any failure but the ones a caller handles becomes one line naming the bucket: a missing

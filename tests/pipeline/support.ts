@@ -63,6 +63,8 @@ export async function uploadVideo(fetch: Fetch, token: string, video: string, ti
 export type VideoAnswer = {
   _id: string
   videoUrl: string
+  thumbnailUrl: string
+  brandLogoUrl: string
   updatedAt: string
   status: 'queued' | 'processing' | 'ready' | 'failed'
   progress: number

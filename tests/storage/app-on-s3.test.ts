@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CreateBucketCommand, DeleteBucketCommand } from '@aws-sdk/client-s3'
 import type { S3Config } from '../../src/config.ts'
+import { s3Client } from '../../src/storage/s3-client.ts'
 import { fixtures, plainMediaUrl } from '../../testkit/media.ts'
 import { bucketKeys, dropBucket, makeBucket, s3Available, s3Env } from '../../testkit/s3.ts'
 import { describeSkipIf } from '../../testkit/skip.ts'
@@ -166,4 +168,33 @@ describeSkipIf(s3Available().reason)('the app on an S3 bucket', () => {
     expect(after).toEqual([])
     expect((await t.fetch(made.thumbnailUrl)).status).toBe(404)
   })
+
+  test('/healthz names the storage while the bucket is gone, and is well again once it is back', async () => {
+    const health = async () => {
+      const res = await t.fetch('/healthz')
+      return { status: res.status, body: (await res.json()) as HealthBody }
+    }
+    expect((await health()).status).toBe(200)
+    const client = s3Client(bucket)
+    try {
+      await client.send(new DeleteBucketCommand({ Bucket: bucket.bucket }))
+      const gone = await health()
+      expect(gone.status).toBe(503)
+      expect(gone.body.failing).toEqual(['storage'])
+      expect(gone.body.checks.storage).toMatchObject({
+        status: 'error',
+        error: 'failed: NO_SUCH_BUCKET',
+      })
+      expect(JSON.stringify(gone.body)).not.toContain(bucket.bucket)
+    } finally {
+      await client.send(new CreateBucketCommand({ Bucket: bucket.bucket }))
+      client.destroy()
+    }
+    expect((await health()).status).toBe(200)
+  })
 })
+
+type HealthBody = {
+  failing?: string[]
+  checks: Record<string, { status: string; error?: string }>
+}
