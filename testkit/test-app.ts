@@ -70,6 +70,8 @@ export async function startTestApp(env: Record<string, string> = {}) {
     dataDir: testDb.dataDir,
     /** Which engine the app stores media with. */
     engine: storage.engine,
+    /** The app's media store, as the app configures it. */
+    storage,
 
     /** The stored files' names (masters and images, not run folders), sorted. */
     async storedNames(): Promise<string[]> {

@@ -84,92 +84,97 @@ async function fetchOk(url: string, type: string) {
 describe('processing in the server process', () => {
   let ready: VideoAnswer
 
-  testSkipIf(diskOnly('decoding the outputs from their files on disk'))(
-    'a created video goes queued → processing → ready, with a master that plays',
-    async () => {
-      const created = await uploadVideo(fetch, token, clip, 'Night Run')
-      expect(created).toMatchObject({ status: 'queued', progress: 0, hlsUrl: null, error: null })
-      const { video, seen } = await watchVideo(fetch, token, created._id, settled)
-      ready = video
-      // The Manage page polls these: processing (with its progress) before ready.
-      expect(seen.at(-1)).toBe('ready:100')
-      expect(seen.some((s) => s.startsWith('processing:'))).toBe(true)
-      expect(video).toMatchObject({ status: 'ready', progress: 100, width: 640, height: 360 })
-      expect(video.duration).toBeCloseTo(4, 0)
-      expect(video.error).toBeNull()
-      const folder = folderOf(video.hlsUrl ?? '')
-      expect(video.hlsUrl).toBe(`/media/${folder}/master.m3u8`)
-      expect(video.mp4Url).toBe(`/media/${folder}/video.mp4`)
-      expect(video.previewUrl).toBe(`/media/${folder}/preview.mp4`)
-      // Admins keep the master; "Updated" is the last edit, not the last progress write.
-      expect(video.videoUrl).toBe(created.videoUrl)
-      expect(video.updatedAt).toBe(created.updatedAt)
+  test('a created video goes queued → processing → ready, with a master that plays', async () => {
+    const created = await uploadVideo(fetch, token, clip, 'Night Run')
+    expect(created).toMatchObject({ status: 'queued', progress: 0, hlsUrl: null, error: null })
+    const { video, seen } = await watchVideo(fetch, token, created._id, settled)
+    ready = video
+    // The Manage page polls these: processing (with its progress) before ready.
+    expect(seen.at(-1)).toBe('ready:100')
+    expect(seen.some((s) => s.startsWith('processing:'))).toBe(true)
+    expect(video).toMatchObject({ status: 'ready', progress: 100, width: 640, height: 360 })
+    expect(video.duration).toBeCloseTo(4, 0)
+    expect(video.error).toBeNull()
+    const folder = folderOf(video.hlsUrl ?? '')
+    expect(video.hlsUrl).toBe(`/media/${folder}/master.m3u8`)
+    expect(video.mp4Url).toBe(`/media/${folder}/video.mp4`)
+    expect(video.previewUrl).toBe(`/media/${folder}/preview.mp4`)
+    // Admins keep the master; "Updated" is the last edit, not the last progress write.
+    expect(video.videoUrl).toBe(created.videoUrl)
+    expect(video.updatedAt).toBe(created.updatedAt)
 
-      const master = await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')
-      expect(master.headers.get('cache-control')).toBe('public, max-age=60')
-      const text = await master.text()
-      const audio = /#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="([^"]+)".*URI="([^"]+)"/.exec(text)
-      expect(audio).not.toBeNull()
-      const [, group, audioUri] = audio!
-      const variants = [...text.matchAll(/#EXT-X-STREAM-INF:([^\n]+)\n([^\n]+)/g)]
-      expect(variants.length).toBeGreaterThan(0)
-      for (const [, attributes, uri] of variants) {
-        expect(attributes).toContain(`AUDIO="${group}"`)
-        // Never above the source: 640×360 in, nothing larger out.
-        const [w, h] = (/RESOLUTION=(\d+)x(\d+)/.exec(attributes!) ?? []).slice(1).map(Number)
-        expect(w).toBeLessThanOrEqual(640)
-        expect(h).toBeLessThanOrEqual(360)
-        expect(uri).toMatch(/^\d{2,4}p\/index\.m3u8$/)
+    const master = await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')
+    expect(master.headers.get('cache-control')).toBe('public, max-age=60')
+    const text = await master.text()
+    const audio = /#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="([^"]+)".*URI="([^"]+)"/.exec(text)
+    expect(audio).not.toBeNull()
+    const [, group, audioUri] = audio!
+    const variants = [...text.matchAll(/#EXT-X-STREAM-INF:([^\n]+)\n([^\n]+)/g)]
+    expect(variants.length).toBeGreaterThan(0)
+    for (const [, attributes, uri] of variants) {
+      expect(attributes).toContain(`AUDIO="${group}"`)
+      // Never above the source: 640×360 in, nothing larger out.
+      const [w, h] = (/RESOLUTION=(\d+)x(\d+)/.exec(attributes!) ?? []).slice(1).map(Number)
+      expect(w).toBeLessThanOrEqual(640)
+      expect(h).toBeLessThanOrEqual(360)
+      expect(uri).toMatch(/^\d{2,4}p\/index\.m3u8$/)
+    }
+    // Every playlist, init and segment is served with its type.
+    for (const uri of [...variants.map((v) => v[2]!), audioUri!]) {
+      const base = `/media/${folder}/${uri.slice(0, uri.lastIndexOf('/') + 1)}`
+      const playlist = await (
+        await fetchOk(`/media/${folder}/${uri}`, 'application/vnd.apple.mpegurl')
+      ).text()
+      const { init, uris } = urisOf(playlist)
+      expect(init).toBeDefined()
+      const initRes = await fetchOk(`${base}${init}`, 'video/mp4')
+      expect(initRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      expect(uris.length).toBeGreaterThan(0)
+      for (const segment of uris) {
+        const res = await fetchOk(`${base}${segment}`, 'video/iso.segment')
+        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
       }
-      // Every playlist, init and segment is served with its type.
-      for (const uri of [...variants.map((v) => v[2]!), audioUri!]) {
-        const base = `/media/${folder}/${uri.slice(0, uri.lastIndexOf('/') + 1)}`
-        const playlist = await (
-          await fetchOk(`/media/${folder}/${uri}`, 'application/vnd.apple.mpegurl')
-        ).text()
-        const { init, uris } = urisOf(playlist)
-        expect(init).toBeDefined()
-        const initRes = await fetchOk(`${base}${init}`, 'video/mp4')
-        expect(initRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-        expect(uris.length).toBeGreaterThan(0)
-        for (const segment of uris) {
-          const res = await fetchOk(`${base}${segment}`, 'video/iso.segment')
-          expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-        }
+    }
+    // The segments decode: the whole lowest rung with the audio rendition, as a player would,
+    // from the files as stored (copied out of the store, whichever engine holds them).
+    const onDisk = join(clips, `stored-${folder}`)
+    for (const key of await t.storedKeys()) {
+      if (!key.startsWith(`streams/${folder}/`)) continue
+      const stored = await t.storage.read(key)
+      await Bun.write(
+        join(onDisk, key.slice(`streams/${folder}/`.length)),
+        new Response(stored!.body),
+      )
+    }
+    const decode = await run([
+      ...['ffmpeg', '-v', 'error', '-i', join(onDisk, 'master.m3u8')],
+      ...['-map', '0:v:0', '-map', '0:a:0', '-f', 'null', '-'],
+    ])
+    expect(decode.err).toBe('')
+    expect(decode.code).toBe(0)
+    // The MP4 has picture and sound; the preview is short, silent and small.
+    const probe = async (file: string) =>
+      JSON.parse(
+        (
+          await run([
+            ...['ffprobe', '-v', 'error', '-print_format', 'json'],
+            ...['-show_format', '-show_streams', join(onDisk, file)],
+          ])
+        ).out,
+      ) as {
+        format: { duration: string; size: string }
+        streams: { codec_type: string; width?: number }[]
       }
-      // The segments decode: the whole lowest rung with the audio rendition, as a player would.
-      const onDisk = join(mediaDir(), folder)
-      const decode = await run([
-        ...['ffmpeg', '-v', 'error', '-i', join(onDisk, 'master.m3u8')],
-        ...['-map', '0:v:0', '-map', '0:a:0', '-f', 'null', '-'],
-      ])
-      expect(decode.err).toBe('')
-      expect(decode.code).toBe(0)
-      // The MP4 has picture and sound; the preview is short, silent and small.
-      const probe = async (file: string) =>
-        JSON.parse(
-          (
-            await run([
-              ...['ffprobe', '-v', 'error', '-print_format', 'json'],
-              ...['-show_format', '-show_streams', join(onDisk, file)],
-            ])
-          ).out,
-        ) as {
-          format: { duration: string; size: string }
-          streams: { codec_type: string; width?: number }[]
-        }
-      const mp4 = await probe('video.mp4')
-      expect(mp4.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video'])
-      expect(Number(mp4.format.duration)).toBeCloseTo(4, 0)
-      const preview = await probe('preview.mp4')
-      expect(preview.streams.map((s) => s.codec_type)).toEqual(['video'])
-      expect(preview.streams[0]!.width).toBeLessThanOrEqual(480)
-      expect(Number(preview.format.duration)).toBeLessThanOrEqual(4.1)
-      expect(Number(preview.format.size)).toBeLessThanOrEqual(500_000)
-      expect(await derivedEntries()).toEqual([folder])
-    },
-    120_000,
-  )
+    const mp4 = await probe('video.mp4')
+    expect(mp4.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video'])
+    expect(Number(mp4.format.duration)).toBeCloseTo(4, 0)
+    const preview = await probe('preview.mp4')
+    expect(preview.streams.map((s) => s.codec_type)).toEqual(['video'])
+    expect(preview.streams[0]!.width).toBeLessThanOrEqual(480)
+    expect(Number(preview.format.duration)).toBeLessThanOrEqual(4.1)
+    expect(Number(preview.format.size)).toBeLessThanOrEqual(500_000)
+    expect(await derivedEntries()).toEqual([folder])
+  }, 120_000)
 
   test('visitors get the MP4 once streams exist, never the master', async () => {
     const master = ready.videoUrl.slice('/media/'.length)
