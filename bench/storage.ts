@@ -294,7 +294,7 @@ try {
   const rssMet = results.every((r) => r.upload.rssGrowth <= 100 * MB)
   ok = uploadRatio >= 0.7 && rssMet
   console.log(
-    `target S3 upload >= 0.7 x disk: ${uploadRatio.toFixed(2)} ${verdict(uploadRatio >= 0.7)} (upload + create: ${endToEndRatio.toFixed(2)})`,
+    `target S3 upload >= 0.7 x disk: tus upload ${uploadRatio.toFixed(2)} ${verdict(uploadRatio >= 0.7)}; tus upload + videos.create ${endToEndRatio.toFixed(2)} ${verdict(endToEndRatio >= 0.7)}`,
   )
   console.log(
     `target peak RSS growth <= 100 MB (upload + create): disk ${mb(disk.upload.rssGrowth)}, S3 ${mb(onS3.upload.rssGrowth)} ${verdict(rssMet)}`,
