@@ -36,7 +36,6 @@ const CHUNK = 50 * MiB
 const SAMPLE_MS = 50
 const ROUNDS = Number(process.env.STORAGE_ROUNDS ?? 3)
 const WARM_UP_BYTES = 64 * MiB
-const work = await mkdtemp(join(tmpdir(), 'bench-storage-'))
 
 const loadavg = async () => (await Bun.file('/proc/loadavg').text()).split(' ')[0]!
 
@@ -265,6 +264,7 @@ if (!s3.available) {
   process.exit(1)
 }
 
+const work = await mkdtemp(join(tmpdir(), 'bench-storage-'))
 let ok = true
 try {
   console.log(
@@ -304,5 +304,6 @@ try {
   )
 } finally {
   await rm(work, { recursive: true, force: true })
+  await rm((await fixtures()).dir, { recursive: true, force: true })
 }
 process.exit(ok ? 0 : 1)
