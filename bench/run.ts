@@ -12,6 +12,7 @@ const benches: Record<string, string> = {
   processing: 'bench/processing.ts',
   catalogue: 'bench/catalogue.ts',
   's3-clients': 'bench/s3-clients.ts',
+  storage: 'bench/storage.ts',
 }
 const name = process.argv[2]
 if (!name || !benches[name]) {
