@@ -100,6 +100,15 @@ async function step(label: string, cmd: string[]) {
 }
 
 const unitDirs = ['./tests', './web/src'].filter((d) => existsSync(`${root}/${d}`))
+// What stores media: on PostgreSQL these run with every app on a bucket of the S3 server
+// (TEST_STORAGE=s3; on the disk where none can be found), the rest of ./tests on disk. With the
+// embedded run on disk, each engine and each database runs every upload, media and processing
+// test, without a third pass of the suite.
+const storageDirs = ['tests/uploads', 'tests/videos', 'tests/pipeline', 'tests/site']
+const otherServerTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })]
+  .filter((file) => !storageDirs.some((dir) => file.startsWith(`${dir}/`)))
+  .sort()
+  .map((file) => `./${file}`)
 await ensureSystemDeps()
 // The two server runs go side by side: each waits on its database, ffmpeg and timers much of the
 // time, so together they take about 4 minutes on two cores instead of about 7 one after the other.
@@ -108,7 +117,18 @@ await Promise.all([
     TEST_DATABASE_URL: '',
   }),
   process.env.TEST_DATABASE_URL
-    ? run('server tests (PostgreSQL at TEST_DATABASE_URL)', [process.execPath, 'test', './tests'])
+    ? (async () => {
+        await run(
+          'server tests (PostgreSQL at TEST_DATABASE_URL, media on S3)',
+          [process.execPath, 'test', ...storageDirs.map((dir) => `./${dir}`)],
+          { TEST_STORAGE: 's3' },
+        )
+        await run('server tests (PostgreSQL at TEST_DATABASE_URL)', [
+          process.execPath,
+          'test',
+          ...otherServerTests,
+        ])
+      })()
     : undefined,
 ])
 if (await step('build web app', [process.execPath, 'run', 'build'])) {

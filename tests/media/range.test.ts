@@ -168,7 +168,9 @@ describe('a large object streamed without a local file', () => {
       peak = Math.max(peak, process.memoryUsage.rss())
     }
     expect(received).toBe(size)
-    // Client and server share this process: together they hold a few chunks, not the object.
-    expect(peak - before).toBeLessThan(96 * 1024 * 1024)
+    // Client and server share this process: together they hold a few chunks, not the object. The
+    // process also carries what earlier test files left for the collector, so the bound sits
+    // well above a few chunks and well below the object a buffering server holds (558 MB seen).
+    expect(peak - before).toBeLessThan(160 * 1024 * 1024)
   }, 60_000)
 })
