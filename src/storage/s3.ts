@@ -1,6 +1,7 @@
 // The S3 engine: every key is an object of one bucket, through the AWS SDK (record 065). The SDK
 // is imported on first use, so a server on the disk engine never pays for loading it; record 067
 // says why the parts, the HEAD after a write and the error handling are what they are.
+import { open } from 'node:fs/promises'
 import type { S3Client } from '@aws-sdk/client-s3'
 import type { S3Config } from '../config.ts'
 import { checkedKey, partsOfKey } from './keys.ts'
@@ -16,7 +17,7 @@ const DELETE_BATCH = 1000
 const CHECK_SECONDS = 10
 
 type Sdk = typeof import('@aws-sdk/client-s3')
-type Loaded = { sdk: Sdk; client: S3Client; Upload: typeof import('@aws-sdk/lib-storage').Upload }
+type Loaded = { sdk: Sdk; client: S3Client; partClient: S3Client }
 
 type SdkError = Error & { code?: string; $metadata?: { httpStatusCode?: number } }
 const statusOf = (error: unknown) => (error as SdkError)?.$metadata?.httpStatusCode
@@ -58,25 +59,117 @@ export function codeOf(error: unknown): string | undefined {
   return typeof e?.code === 'string' && /^[A-Z0-9_]{2,40}$/.test(e.code) ? e.code : undefined
 }
 
-/** The stream, passed through, remembering whether reading it failed. */
-function watched(stream: ReadableStream<Uint8Array>) {
-  const reader = stream.getReader()
-  const out: { stream: ReadableStream<Uint8Array>; failure?: { error: unknown } } = {
-    stream: new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read()
-          if (done) controller.close()
-          else controller.enqueue(value)
-        } catch (error) {
-          out.failure = { error }
-          throw error
+/**
+ * Part buffers kept between writes. Every part of every write is sent from one of these, refilled
+ * only once its request has been answered: a write's memory is its buffers, not a new copy per
+ * part left for the collector. At most one write's worth is kept idle; writes running at once
+ * beyond that allocate their own, dropped when they end.
+ */
+const idle: Buffer[] = []
+const takeBuffer = () => idle.pop() ?? Buffer.allocUnsafe(PART_BYTES)
+const giveBack = (buffers: Buffer[]) => {
+  for (const buffer of buffers) if (idle.length < PARTS_IN_FLIGHT) idle.push(buffer)
+}
+
+/** The body's own failure (a client gone, a file unreadable): rethrown as it is, never the store's. */
+class BodyFailure {
+  constructor(readonly error: unknown) {}
+}
+
+/** One part's bytes in a buffer: its number (from 1), how many bytes, whether it is the last. */
+type Filled = { part: number; bytes: number; last: boolean }
+
+/**
+ * Where parts come from. `fill` copies the next part into `buffer`, undefined when there is none;
+ * it may be called by several workers at once, and numbers parts in the order of the bytes.
+ */
+type PartSource = { fill(buffer: Buffer): Promise<Filled | undefined>; close(): Promise<void> }
+
+/** A finished file, read at explicit positions: every part can be read while others are sent. */
+async function fileParts(path: string): Promise<PartSource> {
+  const handle = await open(path, 'r')
+  const size = await handle.stat().then(
+    (stat) => stat.size,
+    async (error) => {
+      await handle.close()
+      throw error
+    },
+  )
+  const count = Math.max(1, Math.ceil(size / PART_BYTES))
+  let next = 0
+  return {
+    async fill(buffer) {
+      const index = next++
+      if (index >= count) return undefined
+      const start = index * PART_BYTES
+      const want = Math.min(PART_BYTES, size - start)
+      let bytes = 0
+      try {
+        while (bytes < want) {
+          const { bytesRead } = await handle.read(buffer, bytes, want - bytes, start + bytes)
+          if (bytesRead === 0) throw new Error(`${path} ended at ${start + bytes} of ${size} bytes`)
+          bytes += bytesRead
         }
-      },
-      cancel: (reason) => reader.cancel(reason),
-    }),
+      } catch (error) {
+        throw new BodyFailure(error)
+      }
+      return { part: index + 1, bytes, last: index === count - 1 }
+    },
+    close: () => handle.close(),
   }
-  return out
+}
+
+/**
+ * A stream, read by one reader at a time: each fill copies chunks into its buffer until it is full,
+ * then looks one chunk ahead, so the last part is known as the last. Nothing reads while every
+ * buffer is being sent, which holds back the body's sender.
+ */
+function streamParts(stream: ReadableStream<Uint8Array>): PartSource {
+  const reader = stream.getReader()
+  let carry: Uint8Array | undefined
+  let done = false
+  let part = 0
+  let queue: Promise<unknown> = Promise.resolve()
+  const read = async () => {
+    try {
+      const got = await reader.read()
+      if (got.done) done = true
+      else if (got.value.length > 0) carry = got.value
+    } catch (error) {
+      throw new BodyFailure(error)
+    }
+  }
+  const fillNow = async (buffer: Buffer): Promise<Filled | undefined> => {
+    if (done && !carry) return undefined
+    let bytes = 0
+    while (bytes < buffer.length) {
+      if (!carry) {
+        if (done) break
+        await read()
+        continue
+      }
+      const take = Math.min(carry.length, buffer.length - bytes)
+      buffer.set(take === carry.length ? carry : carry.subarray(0, take), bytes)
+      bytes += take
+      carry = take === carry.length ? undefined : carry.subarray(take)
+    }
+    while (!carry && !done) await read()
+    if (bytes === 0) return undefined
+    part += 1
+    return { part, bytes, last: done && !carry }
+  }
+  return {
+    fill(buffer) {
+      const filled = queue.then(() => fillNow(buffer))
+      queue = filled.catch(() => undefined)
+      return filled
+    },
+    async close() {
+      // A body not read to its end is let go, so whoever sends it stops.
+      if (!done) await reader.cancel().catch(() => undefined)
+      reader.releaseLock()
+    },
+  }
 }
 
 export function s3Storage(s3: S3Config): Storage {
@@ -85,12 +178,19 @@ export function s3Storage(s3: S3Config): Storage {
   let loading: Promise<Loaded> | undefined
   const load = () => {
     loading ??= (async () => {
-      const [sdk, storage, { s3ClientConfig }] = await Promise.all([
+      const [sdk, { s3ClientConfig }, { FetchHttpHandler }] = await Promise.all([
         import('@aws-sdk/client-s3'),
-        import('@aws-sdk/lib-storage'),
         import('./s3-client.ts'),
+        import('@smithy/fetch-http-handler'),
       ])
-      return { sdk, client: new sdk.S3Client(s3ClientConfig(s3)), Upload: storage.Upload }
+      const config = s3ClientConfig(s3)
+      return {
+        sdk,
+        client: new sdk.S3Client(config),
+        // Requests carrying a part go through fetch: Bun's node:http client holds about twice
+        // as much per request in flight, which doubled a write's memory (record 067).
+        partClient: new sdk.S3Client({ ...config, requestHandler: new FetchHttpHandler() }),
+      }
     })()
     return loading
   }
@@ -134,26 +234,119 @@ export function s3Storage(s3: S3Config): Storage {
     return { size, modified, etag }
   }
 
+  /**
+   * A multipart upload by PARTS_IN_FLIGHT workers, each owning one part buffer: fill it, send it,
+   * await the answer, fill it again. The first part is already in `buffers[0]`. Any failure
+   * stops every worker and aborts the upload, so neither a half object nor parts are left.
+   */
+  async function multipart(
+    key: string,
+    type: string,
+    source: PartSource,
+    first: Filled,
+    buffers: Buffer[],
+  ): Promise<void> {
+    const { sdk, client, partClient } = await load()
+    const created = await client.send(
+      new sdk.CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: type }),
+    )
+    const UploadId = created.UploadId
+    const etags: string[] = []
+    let failure: { error: unknown } | undefined
+    const send = async (buffer: Buffer, filled: Filled) => {
+      const Body = buffer.subarray(0, filled.bytes)
+      const sent = await partClient.send(
+        new sdk.UploadPartCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId,
+          PartNumber: filled.part,
+          Body,
+          ContentLength: Body.length,
+        }),
+      )
+      etags[filled.part - 1] = sent.ETag ?? ''
+    }
+    const worker = async (buffer: Buffer, filled: Filled | undefined) => {
+      try {
+        while (filled && !failure) {
+          await send(buffer, filled)
+          if (filled.last || failure) return
+          filled = await source.fill(buffer)
+        }
+      } catch (error) {
+        failure ??= { error }
+      }
+    }
+    const workers = [worker(buffers[0]!, first)]
+    for (let i = 1; i < PARTS_IN_FLIGHT; i++) {
+      const buffer = takeBuffer()
+      buffers.push(buffer)
+      workers.push(
+        (async () => {
+          try {
+            await worker(buffer, failure ? undefined : await source.fill(buffer))
+          } catch (error) {
+            failure ??= { error }
+          }
+        })(),
+      )
+    }
+    await Promise.all(workers)
+    try {
+      if (failure) throw failure.error
+      await client.send(
+        new sdk.CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId,
+          MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
+        }),
+      )
+    } catch (error) {
+      await client
+        .send(new sdk.AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId }))
+        .catch(() => undefined)
+      throw error
+    }
+  }
+
   return {
     engine: 's3',
 
     async write(key, body: StorageBody, opts) {
       checkedKey(key)
-      const { client, Upload } = await load()
-      // A file is read as a stream too: parts are cut from it one at a time, never all of it.
-      const source = watched('path' in body ? Bun.file(body.path).stream() : body)
-      const upload = new Upload({
-        client,
-        params: { Bucket: bucket, Key: key, Body: source.stream, ContentType: opts.type },
-        partSize: PART_BYTES,
-        queueSize: PARTS_IN_FLIGHT,
-        leavePartsOnError: false,
-      })
-      await upload.done().catch((error) => {
+      const { sdk, partClient } = await load()
+      // A file that cannot be opened is the caller's error as it is.
+      const source = 'path' in body ? await fileParts(body.path) : streamParts(body)
+      const buffers = [takeBuffer()]
+      let ok = false
+      try {
+        const first = await source.fill(buffers[0]!)
+        const Body = buffers[0]!.subarray(0, first?.bytes ?? 0)
+        if (!first || first.last) {
+          await partClient.send(
+            new sdk.PutObjectCommand({
+              Bucket: bucket,
+              Key: key,
+              Body,
+              ContentLength: Body.length,
+              ContentType: opts.type,
+            }),
+          )
+        } else {
+          await multipart(key, opts.type, source, first, buffers)
+        }
+        ok = true
+      } catch (error) {
         // The body's own failure (a client gone, a missing file) is not the store's.
-        if (source.failure) throw source.failure.error
+        if (error instanceof BodyFailure) throw error.error
         failed(error)
-      })
+      } finally {
+        await source.close().catch(() => undefined)
+        // A request that failed may not have let go of its buffer: only a clean write's return.
+        if (ok) giveBack(buffers)
+      }
       // RGW answers CompleteMultipartUpload with an empty ETag and no size: the object says.
       const info = await head(key)
       if (!info) throw new StorageError(`${where}: ${key} is missing right after its write`)
