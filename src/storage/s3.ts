@@ -355,11 +355,13 @@ export function s3Storage(s3: S3Config): Storage {
 
     async read(key, range) {
       checkedKey(key)
-      const { sdk, client } = await load()
+      // Through fetch, as parts are written: the body arrives as a web stream that a Response
+      // passes on natively, where node:http's chunks pile up for the collector under many readers.
+      const { sdk, partClient } = await load()
       const Range = range ? `bytes=${range.start}-${range.end}` : undefined
       let got: import('@aws-sdk/client-s3').GetObjectCommandOutput
       try {
-        got = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range }))
+        got = await partClient.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range }))
       } catch (error) {
         if (isMissingKey(error)) return undefined
         // A range past the end reads as nothing, as a file's slice does.
