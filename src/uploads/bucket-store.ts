@@ -264,6 +264,11 @@ export class BucketUploadStore extends S3Store {
     body: ReadableStream<Uint8Array> | null,
     { limit, signal }: { limit: number; signal?: AbortSignal },
   ): Promise<number> {
+    if (limit === 0) {
+      // Whole already (its multipart upload may be completed): no byte may come, none goes out.
+      for await (const chunk of body ?? []) if (chunk.length > 0) throw ERRORS.ERR_MAX_SIZE_EXCEEDED
+      return offset
+    }
     const source = new PassThrough()
     let refused = false
     const pump = async () => {

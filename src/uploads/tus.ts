@@ -19,7 +19,7 @@ import {
   wrongTypeMessage,
 } from '../schemas/file-rules.ts'
 import { MiB } from '../schemas/limits.ts'
-import { BucketUploadStore } from './bucket-store.ts'
+import type { BucketUploadStore } from './bucket-store.ts'
 import { parseChecksum } from './checksum.ts'
 import { scheduleCleanup, sweepStrays, UPLOAD_EXPIRY_MS } from './expiry.ts'
 import { DirectFileStore } from './file-store.ts'
@@ -81,6 +81,15 @@ const uploadIdIn = (req: Request) => {
 }
 
 /**
+ * The bucket's store, loaded only when a bucket is configured: with it comes the AWS SDK, which a
+ * server on the disk never loads (as the storage's S3 engine does). Synchronous, since the
+ * endpoint is built with the services.
+ */
+function loadBucketStore(): typeof BucketUploadStore {
+  return (require('./bucket-store.ts') as typeof import('./bucket-store.ts')).BucketUploadStore
+}
+
+/**
  * `locker` keeps two requests off one upload at once; @tus/server's in-memory one when not given
  * (one process, the embedded database), the PostgreSQL one when servers share a database. With
  * `s3`, tus uploads are kept in that bucket; `dir` then holds only registered multipart parts.
@@ -98,7 +107,7 @@ export function createTusEndpoint(
     inUse,
   })
   const bucket = s3
-    ? new BucketUploadStore({ s3, expirationPeriodInMilliseconds: expiryMs, inUse })
+    ? new (loadBucketStore())({ s3, expirationPeriodInMilliseconds: expiryMs, inUse })
     : undefined
   const datastore = bucket ?? local
   const registry = createUploadRegistry(dir, local.configstore, expiryMs, bucket)

@@ -1,14 +1,17 @@
 // tus uploads in the bucket, on two real server processes sharing one PostgreSQL database and one
 // bucket, each with its own DATA_DIR, behind a real round-robin proxy (nginx, as deploy/nginx.conf
-// has it): an upload's PATCHes land on both servers in turn, and when the server taking a PATCH
-// dies in mid-body (SIGKILL), the client goes on through the other one from the offset HEAD gives,
-// and the video it makes is byte-identical to the file sent.
+// has it): a PATCH gone silent on one server is given up when the other asks for the upload, with
+// what arrived kept; an upload's PATCHes land on both servers in turn, and when the server taking
+// a PATCH dies in mid-body (SIGKILL), the client goes on through the other one from the offset
+// HEAD gives, and the video it makes is byte-identical to the file sent.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { GetObjectCommand } from '@aws-sdk/client-s3'
 import type { S3Config } from '../../src/config.ts'
+import { s3Client } from '../../src/storage/s3-client.ts'
 import { fixtures } from '../../testkit/media.ts'
 import {
   bucketKeys,
@@ -132,6 +135,46 @@ describeSkipIf(reason)('tus uploads in the bucket, two servers behind a round-ro
     await a?.stop()
     if (bucket) await dropBucket(bucket)
     rmSync(work, { recursive: true, force: true })
+  }, 60_000)
+
+  test('a PATCH gone silent on one server is given up within seconds when the other asks, and what arrived is kept', async () => {
+    const clip = await Bun.file((await fixtures()).mp4).bytes()
+    const video = new Uint8Array(12 * MiB)
+    video.set(crypto.getRandomValues(new Uint8Array(65536)), 0)
+    video.set(clip, 0)
+    const onA = tusRaw(a.url, token)
+    const onB = tusRaw(b.url, token)
+    const path = new URL(
+      (await onA.create(video.length, { kind: 'video' })).headers.get('location')!,
+      'http://x',
+    ).pathname
+    const sent = 3 * MiB
+    const stalled = await patchAndStall(a.url, path, token, 0, video, sent)
+    await Bun.sleep(500)
+    const started = performance.now()
+    const head = await onB.head(path)
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(head.status).toBe(200)
+    // The bytes A had read when it let go are in the bucket (as the tail: less than a part).
+    const kept = Number(head.headers.get('upload-offset'))
+    expect(kept).toBeGreaterThan(0)
+    expect(kept).toBeLessThanOrEqual(sent)
+    await Promise.race([stalled.closed, Bun.sleep(10_000)])
+    await stalled.drop()
+    const rest = await onB.patch(path, kept, video.subarray(kept))
+    expect(rest.status).toBe(204)
+    expect(Number(rest.headers.get('upload-offset'))).toBe(video.length)
+    const id = path.split('/').at(-1)!
+    const client = s3Client(bucket)
+    try {
+      const got = await client.send(
+        new GetObjectCommand({ Bucket: bucket.bucket, Key: `uploads/${id}` }),
+      )
+      expect(sha256(await got.Body!.transformToByteArray())).toBe(sha256(video))
+    } finally {
+      client.destroy()
+    }
+    expect((await onA.remove(path)).status).toBe(204)
   }, 60_000)
 
   test(`PATCHes alternate servers; a server killed mid-PATCH leaves an upload the other finishes byte-identical${NGINX ? '' : ' (no nginx here: the test alternates the two servers itself)'}`, async () => {

@@ -29,7 +29,7 @@ describeSkipIf(s3Available().reason)('tus uploads in the bucket', () => {
   let bucket: S3Config
   let t: TestApp
   let token: string
-  let video: Uint8Array
+  let video: Uint8Array<ArrayBuffer>
 
   const tus = (path: string, method: string, headers: Record<string, string>, body?: BodyInit) =>
     t.fetch(path, {
@@ -46,7 +46,7 @@ describeSkipIf(s3Available().reason)('tus uploads in the bucket', () => {
     expect(res.status).toBe(201)
     return new URL(res.headers.get('location')!, 'http://localhost').pathname
   }
-  const patch = (path: string, offset: number, bytes: Uint8Array) =>
+  const patch = (path: string, offset: number, bytes: Uint8Array<ArrayBuffer>) =>
     tus(
       path,
       'PATCH',
@@ -58,7 +58,7 @@ describeSkipIf(s3Available().reason)('tus uploads in the bucket', () => {
     expect(res.status).toBe(200)
     return Number(res.headers.get('upload-offset'))
   }
-  const whole = async (path: string, bytes: Uint8Array) => {
+  const whole = async (path: string, bytes: Uint8Array<ArrayBuffer>) => {
     expect((await patch(path, 0, bytes)).status).toBe(204)
     return path.split('/').at(-1)!
   }
@@ -125,6 +125,11 @@ describeSkipIf(s3Available().reason)('tus uploads in the bucket', () => {
     expect(await offsetOf(path)).toBe(2 * MiB)
     expect((await patch(path, 2 * MiB, video.subarray(2 * MiB, 8 * MiB))).status).toBe(204)
     expect(await offsetOf(path)).toBe(8 * MiB)
+    // Once whole, an empty PATCH changes nothing, and a byte more is refused.
+    const again = await patch(path, 8 * MiB, new Uint8Array(0))
+    expect(again.status).toBe(204)
+    expect(again.headers.get('upload-offset')).toBe(String(8 * MiB))
+    expect((await patch(path, 8 * MiB, new Uint8Array(1))).status).toBe(413)
     const client = s3Client(bucket)
     try {
       const id = path.split('/').at(-1)!
