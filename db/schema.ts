@@ -115,6 +115,11 @@ export const videos = pgTable(
     audioCodec: text('audio_codec'),
     /** Bits per second of the master. */
     bitrate: integer('bitrate'),
+    // The master's audio by EBU R128 (src/processing/loudness.ts): LUFS, LU, dBTP. Null until
+    // measured and for a video without audio; the true peak also for digital silence.
+    loudnessIntegrated: real('loudness_integrated'),
+    loudnessRange: real('loudness_range'),
+    loudnessTruePeak: real('loudness_true_peak'),
     /** The folder under DATA_DIR/media holding the streams, MP4 and preview of the last run. */
     streamsKey: text('streams_key'),
     /** Whether that folder holds a preview loop: one over its size cap is not kept. */

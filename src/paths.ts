@@ -71,6 +71,7 @@ export function createPaths(deps: {
   const serveStatic = createStaticHandler(config.webDist, pages)
   const workPages = createWorkPages({
     videos: services.videos,
+    site: services.site,
     publicUrl: config.publicUrl,
     pages,
   })

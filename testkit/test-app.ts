@@ -5,7 +5,10 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { type App, createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
+import { createStorage } from '../src/storage/index.ts'
+import { KEY_PREFIXES } from '../src/storage/keys.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
+import { dropBucket, makeBucket, s3Available, s3Env } from './s3.ts'
 
 export const ADMIN_EMAIL = 'owner@studio.test'
 export const ADMIN_PASSWORD = 'owner-pass-123'
@@ -21,8 +24,25 @@ export type CallOptions = {
 
 export type TestApp = Awaited<ReturnType<typeof startTestApp>>
 
+/**
+ * TEST_STORAGE=s3 runs every app of the suite on a bucket of its own on the real S3 server
+ * (testkit/s3.ts), dropped with the app: the same tests prove both engines.
+ */
+const onS3 = process.env.TEST_STORAGE === 's3' && storageOnS3()
+
+function storageOnS3(): boolean {
+  const s3 = s3Available()
+  // The suite still runs where no S3 server is: the tests written for S3 say they were skipped.
+  if (!s3.available) console.warn(`TEST_STORAGE=s3, but media stay on disk: ${s3.reason}`)
+  return s3.available
+}
+
+/** For a test of what only the disk engine has: the reason it is skipped on s3. */
+export const diskOnly = (reason: string) => onS3 && `on the disk engine only: ${reason}`
+
 export async function startTestApp(env: Record<string, string> = {}) {
   const testDb: TestDatabase = await createTestDatabase()
+  const bucket = onS3 && !env.S3_BUCKET ? await makeBucket() : undefined
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: testDb.dataDir,
@@ -35,9 +55,11 @@ export async function startTestApp(env: Record<string, string> = {}) {
     // Jobs are queued but not run: ffmpeg in the background of every video test would only load
     // the machine. The pipeline's tests turn workers on.
     MEDIA_WORKERS: '0',
+    ...(bucket ? s3Env(bucket) : {}),
     ...env,
   })
   let app: App = await createApp(config)
+  const storage = createStorage(config)
   let ipCounter = 0
 
   const t = {
@@ -46,6 +68,25 @@ export async function startTestApp(env: Record<string, string> = {}) {
     },
     config,
     dataDir: testDb.dataDir,
+    /** Which engine the app stores media with. */
+    engine: storage.engine,
+
+    /** The stored files' names (masters and images, not run folders), sorted. */
+    async storedNames(): Promise<string[]> {
+      return (await t.storedKeys())
+        .filter((key) => !key.startsWith('streams/'))
+        .map((key) => key.slice(key.indexOf('/') + 1))
+        .sort()
+    },
+
+    /** Every key the app's store holds (masters/, images/, streams/), sorted. */
+    async storedKeys(): Promise<string[]> {
+      const keys: string[] = []
+      for (const prefix of KEY_PREFIXES) {
+        for await (const item of storage.list(prefix)) keys.push(item.key)
+      }
+      return keys.sort()
+    },
 
     /** A raw request through the real fetch handler. A fresh client address unless `ip` is given. */
     fetch(path: string, init: RequestInit = {}, ip?: string) {
@@ -105,6 +146,7 @@ export async function startTestApp(env: Record<string, string> = {}) {
       for (const name of await readdir(media).catch(() => [] as string[])) {
         await rm(join(media, name), { force: true, recursive: true })
       }
+      if (bucket) await storage.delete(await t.storedKeys())
       await app.database.db.execute(
         sql`truncate table password_reset_tokens, sessions, videos, admins cascade`,
       )
@@ -121,6 +163,7 @@ export async function startTestApp(env: Record<string, string> = {}) {
     async stop() {
       await app.close()
       await testDb.drop()
+      if (bucket) await dropBucket(bucket)
     },
   }
   return t

@@ -157,7 +157,10 @@ export function createPublicPages(deps: Deps) {
      */
     async review(raw: { kind: 'review'; video: unknown }, own: string): Promise<string | null> {
       const html = await shell()?.value
-      return html ? compose(html, raw, { own }) : null
+      if (!html) return null
+      // The page shows nothing else of the site, but its player levels by the site's reference.
+      const loudnessReference = (await site()).playback.loudnessReference
+      return compose(html, { ...raw, loudnessReference }, { own })
     },
 
     /** A work's page; `own` replaces the shell's title and description. */

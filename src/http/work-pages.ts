@@ -3,10 +3,13 @@
 // Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
 // frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
 // address that shows no work (unknown, deleted, hidden, malformed) is the landing page as a 404.
+import { createHash } from 'node:crypto'
 import { mp4Size } from '../processing/ladder.ts'
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
+import { playbackGainDb } from '../schemas/loudness.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'
+import type { SiteService } from '../services/site.ts'
 import type { PublicVideoView, VideosService } from '../services/videos.ts'
 import type { PublicPages } from './public-pages.ts'
 import { scriptJson } from './public-pages.ts'
@@ -14,12 +17,23 @@ import { markSecured } from './security-headers.ts'
 
 type Deps = {
   videos: Pick<VideosService, 'bySlug' | 'publicList'>
+  /** The loudness reference the embed's player levels by. */
+  site: Pick<SiteService, 'publicSite'>
   publicUrl: string
   /** Renders a work's page around the head given here, and the 404 page. */
   pages: Pick<PublicPages, 'work' | 'missing'>
 }
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
+
+/**
+ * The embed's only script, sent only with a work to turn down (docs/decisions/071): the planned
+ * gain as the element's volume, and the gain applied (0 where the volume cannot be set, as on
+ * iOS) where the site's other players say it. Allowed by its hash alone.
+ */
+const LEVEL_SCRIPT =
+  "for(const v of document.querySelectorAll('video[data-loudness-level-db]')){const w=Math.min(1,10**(Number(v.dataset.loudnessLevelDb)/20));try{v.volume=w}catch{}v.setAttribute('data-loudness-gain-db',Math.abs(v.volume-w)<0.001?v.dataset.loudnessLevelDb:'0')}"
+const LEVEL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(LEVEL_SCRIPT).digest('base64')}'`
 
 /**
  * The frame size of what the page's player and `og:video` play: the MP4's, which the ladder
@@ -100,17 +114,21 @@ export function createWorkPages(deps: Deps) {
   }
 
   /** The player a Twitter card frames: the only answer that may be shown inside another site. */
-  function embedPage(video: PublicVideoView): Response {
+  async function embedPage(video: PublicVideoView): Promise<Response> {
     const src = escapeHtml(video.mp4Url ?? video.videoUrl)
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"></video></body></html>`
+    const reference = (await deps.site.publicSite()).playback.loudnessReference
+    const gain = playbackGainDb(video.loudness?.integrated ?? null, reference)
+    const level = gain < 0 ? ` data-loudness-level-db="${gain}"` : ' data-loudness-gain-db="0"'
+    const script = gain < 0 ? `<script>${LEVEL_SCRIPT}</script>` : ''
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"${level}></video>${script}</body></html>`
     return markSecured(
       new Response(html, {
         headers: {
           'Content-Type': 'text/html; charset=utf-8',
           'Cache-Control': 'no-cache',
-          // Its own policy, complete: no script at all, media and images from here, any framer.
-          'Content-Security-Policy':
-            "default-src 'none'; media-src 'self'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *",
+          // Its own policy, complete: media and images from here, any framer, and no script but
+          // the levelling one, by its hash.
+          'Content-Security-Policy': `default-src 'none'; media-src 'self'; img-src 'self'; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
           'X-Content-Type-Options': 'nosniff',
           'Referrer-Policy': 'no-referrer',
         },

@@ -108,9 +108,13 @@ function assertInstalled(program: Program): void {
 }
 
 /** Arguments for one ffmpeg run: quiet but for errors, progress on stdout, threads capped everywhere. */
-export function ffmpegArgs(command: FfmpegCommand, threads = FFMPEG_THREADS): string[] {
+export function ffmpegArgs(
+  command: FfmpegCommand,
+  threads = FFMPEG_THREADS,
+  logLevel: 'error' | 'info' = 'error',
+): string[] {
   const t = String(threads)
-  const args = ['-nostdin', '-hide_banner', '-v', 'error', '-nostats', '-progress', 'pipe:1', '-y']
+  const args = ['-nostdin', '-hide_banner', '-v', logLevel, '-nostats', '-progress', 'pipe:1', '-y']
   args.push('-filter_threads', t)
   for (const input of command.inputs)
     args.push(...(input.options ?? []), '-threads', t, '-i', input.path)
@@ -161,7 +165,7 @@ function humanSpan(ms: number): string {
   return ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} seconds`
 }
 
-type RunResult = { stdout: string; progress: FfmpegProgress }
+type RunResult = { stdout: string; progress: FfmpegProgress; stderr: string[] }
 
 async function run(
   program: Program,
@@ -267,7 +271,7 @@ async function run(
       exitCode,
     )
   }
-  return { stdout, progress }
+  return { stdout, progress, stderr }
 }
 
 /** Runs one ffmpeg command; resolves with its last progress block. */
@@ -278,6 +282,21 @@ export async function runFfmpeg(
   const paths = command.inputs.map((input) => input.path)
   const { progress } = await run('ffmpeg', ffmpegArgs(command), options, 'progress', paths)
   return progress
+}
+
+/**
+ * Runs one ffmpeg command at log level `info` and resolves with the last 50 lines it printed:
+ * for a filter that reports only in the log (ebur128's summary). The command must keep its log
+ * short (no per-frame lines), or the summary scrolls out.
+ */
+export async function runFfmpegForLog(
+  command: FfmpegCommand,
+  options: FfmpegRunOptions & { threads?: number },
+): Promise<string[]> {
+  const paths = command.inputs.map((input) => input.path)
+  const args = ffmpegArgs(command, options.threads ?? FFMPEG_THREADS, 'info')
+  const { stderr } = await run('ffmpeg', args, options, 'progress', paths)
+  return stderr
 }
 
 /** Runs ffprobe quietly with `args` (the file among them); resolves with what it printed. */

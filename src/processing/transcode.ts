@@ -26,6 +26,7 @@ import {
   shortSide,
   videoEncoderOptions,
 } from './ladder.ts'
+import { type Loudness, measureLoudness } from './loudness.ts'
 import {
   avcCodecString,
   masterPlaylist,
@@ -67,6 +68,8 @@ export type ProcessedVideo = {
   files: typeof OUTPUT_FILES
   /** False when no attempt fit PREVIEW.maxBytes: the folder has no preview, tiles show the poster. */
   preview: boolean
+  /** The master's audio by EBU R128; null when it has no audio stream. */
+  loudness: Loudness | null
 }
 
 const LADDER_SHARE = 95
@@ -246,6 +249,11 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
   const duration = info.duration ?? top.segments.reduce((sum, s) => sum + s.duration, 0)
   report(96)
 
+  const loudness = await measureLoudness(options.source, info.audioStream, {
+    timeoutMs: finishingTimeoutMs(duration),
+    ...(signal ? { signal } : {}),
+  })
+
   const mp4From = mp4RungIndex(rungs)
   await remuxMp4(renditions[mp4From]!, audio, duration, options)
   report(97)
@@ -285,5 +293,6 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
       .sort((a, b) => a.bandwidth - b.bandwidth),
     files: OUTPUT_FILES,
     preview,
+    loudness,
   }
 }

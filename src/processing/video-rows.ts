@@ -9,6 +9,7 @@ import type { Db } from '../database.ts'
 import { type MediaStore, publishFolder, removeFolders } from '../media/store.ts'
 import type { VideoStatus } from '../schemas/video.ts'
 import type { ProcessVideoPayload } from './jobs/process-video.ts'
+import type { Loudness } from './loudness.ts'
 import type { MediaProbe } from './probe.ts'
 import type { MediaQueue, QueueTx } from './queue.ts'
 
@@ -28,6 +29,9 @@ export const unprocessed = {
   videoCodec: null,
   audioCodec: null,
   bitrate: null,
+  loudnessIntegrated: null,
+  loudnessRange: null,
+  loudnessTruePeak: null,
   streamsKey: null,
   processingError: null,
 } as const satisfies Partial<typeof videos.$inferInsert>
@@ -85,6 +89,7 @@ export async function markReady(
   outDir: string,
   probe: MediaProbe,
   hasPreview: boolean,
+  loudness: Loudness | null = null,
 ): Promise<{ previous: string | null } | false> {
   let published: string | undefined
   // On an object store, storing a run takes network time that must not hold the row's lock and a
@@ -116,6 +121,9 @@ export async function markReady(
           bitrate: probe.bitrate === null ? null : Math.round(probe.bitrate),
           streamsKey: published,
           hasPreview,
+          loudnessIntegrated: loudness?.integrated ?? null,
+          loudnessRange: loudness?.range ?? null,
+          loudnessTruePeak: loudness?.truePeak ?? null,
           processingError: null,
           mediaRevision: nextRevision,
         })

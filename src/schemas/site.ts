@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { emailSchema } from './auth.ts'
 import { MiB } from './limits.ts'
+import { DEFAULT_LOUDNESS_REFERENCE, LOUDNESS_REFERENCE } from './loudness.ts'
 import { msg } from './messages.ts'
 import { plainText } from './text.ts'
 
@@ -163,6 +164,7 @@ export const siteMsg = {
   phoneMax: `Phone must be at most ${siteLimits.phoneMax} characters`,
   teamMin: 'List at least one team member',
   teamMax: `At most ${siteLimits.teamMax} team members`,
+  loudnessReference: `The loudness reference must be between ${LOUDNESS_REFERENCE.min} and ${LOUDNESS_REFERENCE.max} LUFS, in whole or half dB`,
   stale:
     'Someone else changed the site meanwhile. Reload the page to see their version, then make your change again.',
   nothingToUndo: 'Nothing left to undo: the page is back at its earliest version',
@@ -224,6 +226,28 @@ export const clientSchema = z.object({
   logo: imageIdSchema(siteMsg.clientLogoRequired),
 })
 
+/**
+ * How the players level works (docs/decisions/071): the reference in LUFS a louder work is
+ * turned down to, or null for off. Versions saved before it existed read as the default.
+ */
+export const loudnessReferenceSchema = z
+  .number({ error: siteMsg.loudnessReference })
+  .min(LOUDNESS_REFERENCE.min, siteMsg.loudnessReference)
+  .max(LOUDNESS_REFERENCE.max, siteMsg.loudnessReference)
+  .refine((v) => Number.isInteger(v / LOUDNESS_REFERENCE.step), siteMsg.loudnessReference)
+  .nullable()
+
+export const playbackSchema = z
+  .object({ loudnessReference: loudnessReferenceSchema })
+  .default({ loudnessReference: DEFAULT_LOUDNESS_REFERENCE })
+export type Playback = z.output<typeof playbackSchema>
+
+/** The playback settings of a stored version, which may predate them. */
+export function playbackOf(content: { playback?: unknown }): Playback {
+  const parsed = playbackSchema.safeParse(content.playback)
+  return parsed.success ? parsed.data : { loudnessReference: DEFAULT_LOUDNESS_REFERENCE }
+}
+
 /** The content as the dashboard edits it and `site.save` takes it: images by id. */
 export const siteContentSchema = z.object({
   hero: z.object({
@@ -257,6 +281,7 @@ export const siteContentSchema = z.object({
       .min(1, siteMsg.teamMin)
       .max(siteLimits.teamMax, siteMsg.teamMax),
   }),
+  playback: playbackSchema,
 })
 export type SiteContent = z.output<typeof siteContentSchema>
 export type SiteContentInput = z.input<typeof siteContentSchema>
@@ -283,6 +308,7 @@ export const siteSections = {
   clients: 'clients',
   about: 'About text',
   contact: 'contacts',
+  playback: 'loudness reference',
 } as const
 export type SiteSection = keyof typeof siteSections
 
@@ -330,4 +356,5 @@ export type PublicSite = {
   clients: { name: string; logo: SiteImage }[]
   about: { lead: string; paragraphs: string[]; mission: string }
   contact: { intro: string; address: string; team: TeamMember[] }
+  playback: Playback
 }

@@ -1,6 +1,7 @@
 // The content a new instance starts with: the studio's page as it was before it became editable.
 // Its images are the built web app's files under web/public/ (stable URLs, which index.html
 // preloads), named `builtin:…`; uploaded images are rows of site_images.
+import { DEFAULT_LOUDNESS_REFERENCE } from '../schemas/loudness.ts'
 import { heroWidths, type SiteContent, type SiteImage } from '../schemas/site.ts'
 
 function heroImage(
@@ -103,4 +104,5 @@ export const defaultContent: SiteContent = {
       },
     ],
   },
+  playback: { loudnessReference: DEFAULT_LOUDNESS_REFERENCE },
 }

@@ -16,6 +16,7 @@ import {
   type ImagePurpose,
   imageMsg,
   type PublicSite,
+  playbackOf,
   type SiteContent,
   type SiteImage,
   type SiteSection,
@@ -86,6 +87,7 @@ export function changedSections(before: SiteContent, after: SiteContent): SiteSe
   if (!same(before.clients, after.clients)) out.push('clients')
   if (!same(before.about, after.about)) out.push('about')
   if (!same(before.contact, after.contact)) out.push('contact')
+  if (!same(playbackOf(before), playbackOf(after))) out.push('playback')
   return out
 }
 
@@ -100,6 +102,7 @@ export function toPublicSite({ content, images }: Stored): PublicSite {
     clients: content.clients.map((c) => ({ name: c.name, logo: image(c.logo) })),
     about: content.about,
     contact: content.contact,
+    playback: playbackOf(content),
   }
 }
 
@@ -161,7 +164,7 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
     const stored = current ? (current.content as Stored) : builtinStored()
     return {
       version: current?.id ?? 0,
-      content: stored.content,
+      content: { ...stored.content, playback: playbackOf(stored.content) },
       images: stored.images,
       lastChange:
         current && current.kind !== 'default'

@@ -2,6 +2,7 @@
 // time, no progress, and never the master once streams exist).
 import { videos } from '../../db/schema.ts'
 import { mediaUrl, streamsUrls } from '../media/store.ts'
+import type { LoudnessFigures } from '../schemas/loudness.ts'
 import type { VideoStatus } from '../schemas/video.ts'
 
 export type VideoView = {
@@ -32,6 +33,10 @@ export type VideoView = {
   published: boolean
   /** Its page is /work/<slug>. */
   slug: string
+  /** The master's audio by EBU R128; null without an audio stream, and until measured. */
+  loudness: LoudnessFigures | null
+  /** Whether the master has an audio stream; null until probed. */
+  hasAudio: boolean | null
 }
 
 /** What the public page needs: no edit time, no progress, and the master only until streams exist. */
@@ -52,7 +57,10 @@ export type PublicVideoView = Pick<
   | 'mp4Url'
   | 'previewUrl'
   | 'slug'
->
+> & {
+  /** What the players level by (docs/decisions/071). */
+  loudness: { integrated: number } | null
+}
 
 export const viewColumns = {
   id: videos.id,
@@ -73,6 +81,11 @@ export const viewColumns = {
   processingError: videos.processingError,
   published: videos.published,
   slug: videos.slug,
+  loudnessIntegrated: videos.loudnessIntegrated,
+  loudnessRange: videos.loudnessRange,
+  loudnessTruePeak: videos.loudnessTruePeak,
+  videoCodec: videos.videoCodec,
+  audioCodec: videos.audioCodec,
 }
 export type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
 
@@ -101,6 +114,16 @@ export function toView(row: ViewRow): VideoView {
     error: row.status === 'failed' ? row.processingError : null,
     published: row.published,
     slug: row.slug,
+    loudness:
+      row.loudnessIntegrated === null
+        ? null
+        : {
+            integrated: row.loudnessIntegrated,
+            range: row.loudnessRange ?? 0,
+            truePeak: row.loudnessTruePeak,
+          },
+    // The probe names the video codec of every file it read; the audio codec only if it had one.
+    hasAudio: row.videoCodec === null ? null : row.audioCodec !== null,
   }
 }
 
@@ -122,5 +145,6 @@ export function toPublicView(view: VideoView): PublicVideoView {
     mp4Url: view.mp4Url,
     previewUrl: view.previewUrl,
     slug: view.slug,
+    loudness: view.loudness && { integrated: view.loudness.integrated },
   }
 }

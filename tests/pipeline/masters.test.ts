@@ -4,7 +4,7 @@
 // answers only to an admin session or a signed link; a preview loop over its cap is not kept.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { readdir, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MASTER_LINK_TTL_MS } from '../../src/media/master-links.ts'
@@ -235,7 +235,9 @@ describe('the preview loop keeps to its size cap', () => {
     expect(ready.previewUrl).toBeNull()
     expect(ready.hlsUrl).not.toBeNull()
     const folder = /^\/media\/([0-9a-f]{32})\//.exec(ready.hlsUrl!)![1]!
-    const files = await readdir(join(t.dataDir, 'media', folder))
+    const files = (await t.storedKeys())
+      .filter((key) => key.startsWith(`streams/${folder}/`))
+      .map((key) => key.slice(`streams/${folder}/`.length))
     expect(files).toContain('video.mp4')
     expect(files).not.toContain('preview.mp4')
     const pub = await t.call('GET', '/api/public/videos')

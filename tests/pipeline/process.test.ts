@@ -15,7 +15,8 @@ import {
 } from '../../src/processing/jobs/process-video.ts'
 import { MEDIA_FAILED_QUEUE } from '../../src/processing/queue.ts'
 import { retryNotFailed } from '../../src/schemas/video.ts'
-import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
+import { testSkipIf } from '../../testkit/skip.ts'
+import { diskOnly, startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {
   getVideo,
   makeAudioOnly,
@@ -45,9 +46,16 @@ afterAll(async () => {
 
 const mediaDir = () => join(t.dataDir, 'media')
 const folderOf = (url: string) => /^\/media\/([0-9a-f]{32})\//.exec(url)?.[1] ?? ''
-/** Streams folders (and anything dotted) under DATA_DIR/media (stored files have an extension). */
-const derivedEntries = async () =>
-  (await readdir(mediaDir())).filter((name) => !name.includes('.') || name.startsWith('.'))
+/** The run folders the store holds (on disk also anything dotted left in the media folder). */
+const derivedEntries = async () => {
+  const folders = new Set(
+    (await t.storedKeys()).filter((k) => k.startsWith('streams/')).map((k) => k.split('/')[1]!),
+  )
+  if (t.engine === 'disk') {
+    for (const name of await readdir(mediaDir())) if (name.startsWith('.')) folders.add(name)
+  }
+  return [...folders].sort()
+}
 
 async function run(argv: string[]) {
   const proc = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe' })
@@ -76,88 +84,92 @@ async function fetchOk(url: string, type: string) {
 describe('processing in the server process', () => {
   let ready: VideoAnswer
 
-  test('a created video goes queued → processing → ready, with a master that plays', async () => {
-    const created = await uploadVideo(fetch, token, clip, 'Night Run')
-    expect(created).toMatchObject({ status: 'queued', progress: 0, hlsUrl: null, error: null })
-    const { video, seen } = await watchVideo(fetch, token, created._id, settled)
-    ready = video
-    // The Manage page polls these: processing (with its progress) before ready.
-    expect(seen.at(-1)).toBe('ready:100')
-    expect(seen.some((s) => s.startsWith('processing:'))).toBe(true)
-    expect(video).toMatchObject({ status: 'ready', progress: 100, width: 640, height: 360 })
-    expect(video.duration).toBeCloseTo(4, 0)
-    expect(video.error).toBeNull()
-    const folder = folderOf(video.hlsUrl ?? '')
-    expect(video.hlsUrl).toBe(`/media/${folder}/master.m3u8`)
-    expect(video.mp4Url).toBe(`/media/${folder}/video.mp4`)
-    expect(video.previewUrl).toBe(`/media/${folder}/preview.mp4`)
-    // Admins keep the master; "Updated" is the last edit, not the last progress write.
-    expect(video.videoUrl).toBe(created.videoUrl)
-    expect(video.updatedAt).toBe(created.updatedAt)
+  testSkipIf(diskOnly('decoding the outputs from their files on disk'))(
+    'a created video goes queued → processing → ready, with a master that plays',
+    async () => {
+      const created = await uploadVideo(fetch, token, clip, 'Night Run')
+      expect(created).toMatchObject({ status: 'queued', progress: 0, hlsUrl: null, error: null })
+      const { video, seen } = await watchVideo(fetch, token, created._id, settled)
+      ready = video
+      // The Manage page polls these: processing (with its progress) before ready.
+      expect(seen.at(-1)).toBe('ready:100')
+      expect(seen.some((s) => s.startsWith('processing:'))).toBe(true)
+      expect(video).toMatchObject({ status: 'ready', progress: 100, width: 640, height: 360 })
+      expect(video.duration).toBeCloseTo(4, 0)
+      expect(video.error).toBeNull()
+      const folder = folderOf(video.hlsUrl ?? '')
+      expect(video.hlsUrl).toBe(`/media/${folder}/master.m3u8`)
+      expect(video.mp4Url).toBe(`/media/${folder}/video.mp4`)
+      expect(video.previewUrl).toBe(`/media/${folder}/preview.mp4`)
+      // Admins keep the master; "Updated" is the last edit, not the last progress write.
+      expect(video.videoUrl).toBe(created.videoUrl)
+      expect(video.updatedAt).toBe(created.updatedAt)
 
-    const master = await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')
-    expect(master.headers.get('cache-control')).toBe('public, max-age=60')
-    const text = await master.text()
-    const audio = /#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="([^"]+)".*URI="([^"]+)"/.exec(text)
-    expect(audio).not.toBeNull()
-    const [, group, audioUri] = audio!
-    const variants = [...text.matchAll(/#EXT-X-STREAM-INF:([^\n]+)\n([^\n]+)/g)]
-    expect(variants.length).toBeGreaterThan(0)
-    for (const [, attributes, uri] of variants) {
-      expect(attributes).toContain(`AUDIO="${group}"`)
-      // Never above the source: 640×360 in, nothing larger out.
-      const [w, h] = (/RESOLUTION=(\d+)x(\d+)/.exec(attributes!) ?? []).slice(1).map(Number)
-      expect(w).toBeLessThanOrEqual(640)
-      expect(h).toBeLessThanOrEqual(360)
-      expect(uri).toMatch(/^\d{2,4}p\/index\.m3u8$/)
-    }
-    // Every playlist, init and segment is served with its type.
-    for (const uri of [...variants.map((v) => v[2]!), audioUri!]) {
-      const base = `/media/${folder}/${uri.slice(0, uri.lastIndexOf('/') + 1)}`
-      const playlist = await (
-        await fetchOk(`/media/${folder}/${uri}`, 'application/vnd.apple.mpegurl')
-      ).text()
-      const { init, uris } = urisOf(playlist)
-      expect(init).toBeDefined()
-      const initRes = await fetchOk(`${base}${init}`, 'video/mp4')
-      expect(initRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-      expect(uris.length).toBeGreaterThan(0)
-      for (const segment of uris) {
-        const res = await fetchOk(`${base}${segment}`, 'video/iso.segment')
-        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      const master = await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')
+      expect(master.headers.get('cache-control')).toBe('public, max-age=60')
+      const text = await master.text()
+      const audio = /#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="([^"]+)".*URI="([^"]+)"/.exec(text)
+      expect(audio).not.toBeNull()
+      const [, group, audioUri] = audio!
+      const variants = [...text.matchAll(/#EXT-X-STREAM-INF:([^\n]+)\n([^\n]+)/g)]
+      expect(variants.length).toBeGreaterThan(0)
+      for (const [, attributes, uri] of variants) {
+        expect(attributes).toContain(`AUDIO="${group}"`)
+        // Never above the source: 640×360 in, nothing larger out.
+        const [w, h] = (/RESOLUTION=(\d+)x(\d+)/.exec(attributes!) ?? []).slice(1).map(Number)
+        expect(w).toBeLessThanOrEqual(640)
+        expect(h).toBeLessThanOrEqual(360)
+        expect(uri).toMatch(/^\d{2,4}p\/index\.m3u8$/)
       }
-    }
-    // The segments decode: the whole lowest rung with the audio rendition, as a player would.
-    const onDisk = join(mediaDir(), folder)
-    const decode = await run([
-      ...['ffmpeg', '-v', 'error', '-i', join(onDisk, 'master.m3u8')],
-      ...['-map', '0:v:0', '-map', '0:a:0', '-f', 'null', '-'],
-    ])
-    expect(decode.err).toBe('')
-    expect(decode.code).toBe(0)
-    // The MP4 has picture and sound; the preview is short, silent and small.
-    const probe = async (file: string) =>
-      JSON.parse(
-        (
-          await run([
-            ...['ffprobe', '-v', 'error', '-print_format', 'json'],
-            ...['-show_format', '-show_streams', join(onDisk, file)],
-          ])
-        ).out,
-      ) as {
-        format: { duration: string; size: string }
-        streams: { codec_type: string; width?: number }[]
+      // Every playlist, init and segment is served with its type.
+      for (const uri of [...variants.map((v) => v[2]!), audioUri!]) {
+        const base = `/media/${folder}/${uri.slice(0, uri.lastIndexOf('/') + 1)}`
+        const playlist = await (
+          await fetchOk(`/media/${folder}/${uri}`, 'application/vnd.apple.mpegurl')
+        ).text()
+        const { init, uris } = urisOf(playlist)
+        expect(init).toBeDefined()
+        const initRes = await fetchOk(`${base}${init}`, 'video/mp4')
+        expect(initRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+        expect(uris.length).toBeGreaterThan(0)
+        for (const segment of uris) {
+          const res = await fetchOk(`${base}${segment}`, 'video/iso.segment')
+          expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+        }
       }
-    const mp4 = await probe('video.mp4')
-    expect(mp4.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video'])
-    expect(Number(mp4.format.duration)).toBeCloseTo(4, 0)
-    const preview = await probe('preview.mp4')
-    expect(preview.streams.map((s) => s.codec_type)).toEqual(['video'])
-    expect(preview.streams[0]!.width).toBeLessThanOrEqual(480)
-    expect(Number(preview.format.duration)).toBeLessThanOrEqual(4.1)
-    expect(Number(preview.format.size)).toBeLessThanOrEqual(500_000)
-    expect(await derivedEntries()).toEqual([folder])
-  }, 120_000)
+      // The segments decode: the whole lowest rung with the audio rendition, as a player would.
+      const onDisk = join(mediaDir(), folder)
+      const decode = await run([
+        ...['ffmpeg', '-v', 'error', '-i', join(onDisk, 'master.m3u8')],
+        ...['-map', '0:v:0', '-map', '0:a:0', '-f', 'null', '-'],
+      ])
+      expect(decode.err).toBe('')
+      expect(decode.code).toBe(0)
+      // The MP4 has picture and sound; the preview is short, silent and small.
+      const probe = async (file: string) =>
+        JSON.parse(
+          (
+            await run([
+              ...['ffprobe', '-v', 'error', '-print_format', 'json'],
+              ...['-show_format', '-show_streams', join(onDisk, file)],
+            ])
+          ).out,
+        ) as {
+          format: { duration: string; size: string }
+          streams: { codec_type: string; width?: number }[]
+        }
+      const mp4 = await probe('video.mp4')
+      expect(mp4.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video'])
+      expect(Number(mp4.format.duration)).toBeCloseTo(4, 0)
+      const preview = await probe('preview.mp4')
+      expect(preview.streams.map((s) => s.codec_type)).toEqual(['video'])
+      expect(preview.streams[0]!.width).toBeLessThanOrEqual(480)
+      expect(Number(preview.format.duration)).toBeLessThanOrEqual(4.1)
+      expect(Number(preview.format.size)).toBeLessThanOrEqual(500_000)
+      expect(await derivedEntries()).toEqual([folder])
+    },
+    120_000,
+  )
 
   test('visitors get the MP4 once streams exist, never the master', async () => {
     const master = ready.videoUrl.slice('/media/'.length)
@@ -239,7 +251,7 @@ describe('processing in the server process', () => {
       mp4Url: null,
       previewUrl: null,
     })
-    expect(await readdir(mediaDir())).not.toContain(old)
+    expect(await t.storedNames()).not.toContain(old)
     const { video } = await watchVideo(fetch, token, ready._id, settled)
     expect(video).toMatchObject({ status: 'ready', width: 320, height: 180 })
     const fresh = folderOf(video.hlsUrl!)
@@ -321,60 +333,70 @@ describe('processing in the server process', () => {
     await t.call('DELETE', `/api/videos/${video._id}`, { token })
   }, 120_000)
 
-  test('an engine without local files: the master is fetched to scratch, the outputs stored', async () => {
-    const created = await uploadVideo(fetch, token, clip, 'Fetched First')
-    const { video } = await watchVideo(fetch, token, created._id, settled)
-    expect(video.status).toBe('ready')
-    const [row] = await t.app.database.db.execute<{ key: string }>(
-      sql`select video_key as key from videos where id = ${video._id}`,
-    )
-    // The disk engine with its local paths withheld reads and writes as an object store does.
-    const disk = t.app.services.media.storage
-    const store = mediaStore(t.dataDir, { ...disk, localPath: () => undefined })
-    const jobId = crypto.randomUUID()
-    const scratchSeen: string[][] = []
-    const handle = processVideoJob({ db: t.app.database.db, store })
-    const watching = setInterval(async () => {
-      const entries = await readdir(join(t.dataDir, 'tmp', `job-${jobId}`)).catch(() => [])
-      if (entries.length > 0) scratchSeen.push(entries)
-    }, 20)
-    try {
-      await handle({
-        id: jobId,
-        data: { videoId: video._id, sourceKey: row!.key },
-        signal: new AbortController().signal,
-      } as Job<ProcessVideoPayload>)
-    } finally {
-      clearInterval(watching)
-    }
-    // The master was fetched beside the outputs, and nothing is left of the run's scratch.
-    expect(scratchSeen.some((entries) => entries.includes(row!.key))).toBe(true)
-    expect(await readdir(join(t.dataDir, 'tmp'))).not.toContain(`job-${jobId}`)
-    const again = await getVideo(fetch, token, video._id)
-    expect(again.status).toBe('ready')
-    expect(folderOf(again.hlsUrl!)).not.toBe(folderOf(video.hlsUrl!))
-    expect(await derivedEntries()).not.toContain(folderOf(video.hlsUrl!))
-    const master = await fetchOk(again.hlsUrl!, 'application/vnd.apple.mpegurl')
-    const { uris } = urisOf(await master.text())
-    expect(uris.length).toBeGreaterThan(0)
-    for (const uri of uris) {
-      const base = again.hlsUrl!.slice(0, again.hlsUrl!.lastIndexOf('/') + 1)
-      expect((await t.fetch(`${base}${uri}`)).status).toBe(200)
-    }
-    await t.call('DELETE', `/api/videos/${video._id}`, { token })
-  }, 120_000)
+  testSkipIf(diskOnly('the disk engine with its local paths withheld'))(
+    'an engine without local files: the master is fetched to scratch, the outputs stored',
+    async () => {
+      const created = await uploadVideo(fetch, token, clip, 'Fetched First')
+      const { video } = await watchVideo(fetch, token, created._id, settled)
+      expect(video.status).toBe('ready')
+      const [row] = await t.app.database.db.execute<{ key: string }>(
+        sql`select video_key as key from videos where id = ${video._id}`,
+      )
+      // The disk engine with its local paths withheld reads and writes as an object store does.
+      const disk = t.app.services.media.storage
+      const store = mediaStore(t.dataDir, { ...disk, localPath: () => undefined })
+      const jobId = crypto.randomUUID()
+      const scratchSeen: string[][] = []
+      const handle = processVideoJob({ db: t.app.database.db, store })
+      const watching = setInterval(async () => {
+        const entries = await readdir(join(t.dataDir, 'tmp', `job-${jobId}`)).catch(() => [])
+        if (entries.length > 0) scratchSeen.push(entries)
+      }, 20)
+      try {
+        await handle({
+          id: jobId,
+          data: { videoId: video._id, sourceKey: row!.key },
+          signal: new AbortController().signal,
+        } as Job<ProcessVideoPayload>)
+      } finally {
+        clearInterval(watching)
+      }
+      // The master was fetched beside the outputs, and nothing is left of the run's scratch.
+      expect(scratchSeen.some((entries) => entries.includes(row!.key))).toBe(true)
+      expect(await readdir(join(t.dataDir, 'tmp'))).not.toContain(`job-${jobId}`)
+      const again = await getVideo(fetch, token, video._id)
+      expect(again.status).toBe('ready')
+      expect(folderOf(again.hlsUrl!)).not.toBe(folderOf(video.hlsUrl!))
+      expect(await derivedEntries()).not.toContain(folderOf(video.hlsUrl!))
+      const master = await fetchOk(again.hlsUrl!, 'application/vnd.apple.mpegurl')
+      const { uris } = urisOf(await master.text())
+      expect(uris.length).toBeGreaterThan(0)
+      for (const uri of uris) {
+        const base = again.hlsUrl!.slice(0, again.hlsUrl!.lastIndexOf('/') + 1)
+        expect((await t.fetch(`${base}${uri}`)).status).toBe(200)
+      }
+      await t.call('DELETE', `/api/videos/${video._id}`, { token })
+    },
+    120_000,
+  )
 
-  test('start-up removes streams folders no row names and partial outputs of finished jobs', async () => {
-    const created = await uploadVideo(fetch, token, clip, 'Kept')
-    const { video } = await watchVideo(fetch, token, created._id, settled)
-    const kept = folderOf(video.hlsUrl!)
-    const orphan = join(mediaDir(), 'f'.repeat(32))
-    const partial = join(t.dataDir, 'tmp', `job-${crypto.randomUUID()}`, 'out')
-    for (const dir of [orphan, partial])
-      await Bun.write(join(dir, '360p', 'index.m3u8'), '#EXTM3U\n')
-    await t.restart()
-    expect(await derivedEntries()).toEqual([kept])
-    expect(await readdir(join(t.dataDir, 'tmp'))).toEqual([])
-    expect((await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')).status).toBe(200)
-  }, 120_000)
+  testSkipIf(
+    diskOnly('a stray folder is swept at once; on s3 the sweep keeps keys younger than a day'),
+  )(
+    'start-up removes streams folders no row names and partial outputs of finished jobs',
+    async () => {
+      const created = await uploadVideo(fetch, token, clip, 'Kept')
+      const { video } = await watchVideo(fetch, token, created._id, settled)
+      const kept = folderOf(video.hlsUrl!)
+      const orphan = join(mediaDir(), 'f'.repeat(32))
+      const partial = join(t.dataDir, 'tmp', `job-${crypto.randomUUID()}`, 'out')
+      for (const dir of [orphan, partial])
+        await Bun.write(join(dir, '360p', 'index.m3u8'), '#EXTM3U\n')
+      await t.restart()
+      expect(await derivedEntries()).toEqual([kept])
+      expect(await readdir(join(t.dataDir, 'tmp'))).toEqual([])
+      expect((await fetchOk(video.hlsUrl!, 'application/vnd.apple.mpegurl')).status).toBe(200)
+    },
+    120_000,
+  )
 })

@@ -1,7 +1,3 @@
-// Shared pieces for the site-content tests: images made with sharp at test time, calls to the
-// site's REST paths, and a clean slate for the tables the shared reset does not empty.
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import type { Json, TestApp } from '../../testkit/test-app.ts'
@@ -55,8 +51,7 @@ export async function current(t: TestApp, token: string) {
 export const save = (t: TestApp, token: string, baseVersion: number, content: unknown) =>
   t.call('PUT', '/api/site', { token, body: { baseVersion, content } })
 
-export const mediaFiles = async (t: TestApp) =>
-  (await readdir(join(t.dataDir, 'media')).catch(() => [] as string[])).sort()
+export const mediaFiles = (t: TestApp) => t.storedNames()
 
 export async function siteImageRows(t: TestApp) {
   const rows = await t.app.database.db.execute<{ n: number }>(

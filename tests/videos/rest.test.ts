@@ -58,12 +58,16 @@ describe('POST /api/videos/upload', () => {
         'error',
         'published',
         'slug',
+        'loudness',
+        'hasAudio',
       ].sort(),
     )
     // Processing starts in the background: queued, nothing derived yet.
     expect(video).toMatchObject({
       status: 'queued',
       progress: 0,
+      loudness: null,
+      hasAudio: null,
       duration: null,
       width: null,
       height: null,
@@ -221,11 +225,12 @@ describe('reading', () => {
         'mp4Url',
         'previewUrl',
         'slug',
+        'loudness',
       ].sort(),
     )
     // Until streams exist the public page plays the master, as before.
     expect(video.videoUrl).toMatch(/^\/media\/[0-9a-f]{32}\.mp4$/)
-    expect(video).toMatchObject({ status: 'queued', hlsUrl: null, mp4Url: null })
+    expect(video).toMatchObject({ status: 'queued', hlsUrl: null, mp4Url: null, loudness: null })
   })
 
   test('POST /api/videos/check-title: case-insensitive and trimmed', async () => {

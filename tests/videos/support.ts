@@ -1,7 +1,3 @@
-// Shared pieces for the video integration tests: real media, tus through the app's fetch handler,
-// multipart forms, and a check that media files and rows agree.
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { FileKind } from '../../src/schemas/file-rules.ts'
 import { type Fixtures, fixtures } from '../../testkit/media.ts'
@@ -91,9 +87,9 @@ export async function send(
   return { status: res.status, json }
 }
 
-/** Names in DATA_DIR/media and the keys the rows hold: equal sets mean no orphan, no dangling row. */
+/** Names in the media store and the keys the rows hold: equal sets mean no orphan, no dangling row. */
 export async function mediaAndRows(t: TestApp) {
-  const files = (await readdir(join(t.dataDir, 'media')).catch(() => [] as string[])).sort()
+  const files = await t.storedNames()
   const rows = await t.app.database.db.execute<{ key: string }>(
     sql`select video_key as key from videos union all select thumbnail_key from videos union all select brand_logo_key from videos`,
   )

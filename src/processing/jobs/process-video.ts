@@ -67,7 +67,8 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       })
       await progress.settled()
       if (obsolete.signal.aborted) return
-      const ready = await markReady(db, store, payload, outDir, result.probe, result.preview)
+      const { probe, preview, loudness } = result
+      const ready = await markReady(db, store, payload, outDir, probe, preview, loudness)
       if (!ready) return
       changed()
       if (ready.previous) await removeFolders(store, [ready.previous])

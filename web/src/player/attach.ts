@@ -3,6 +3,7 @@
 import type Hls from 'hls.js'
 import { HLS_CONFIG } from './hls-config.ts'
 import { type HlsClass, hlsIfLoaded, loadHls } from './load-hls.ts'
+import { levelLoudness } from './loudness.ts'
 import {
   type Engine,
   fileUrl,
@@ -27,6 +28,8 @@ export type AttachedStream = {
 export type AttachOptions = {
   /** Where to start, in seconds (a paused tile resumes where it left off). */
   startAt?: number
+  /** The loudness reference in LUFS, null for off; the site's for this page load unless given. */
+  loudnessReference?: number | null
 }
 
 /** hls.js's fatal errors after its own retries: one media-error recovery, then the MP4. */
@@ -85,6 +88,10 @@ export function attachStream(
     hls.loadSource(sources.hlsUrl)
     hls.attachMedia(video)
   }
+
+  const integrated = sources.loudness?.integrated ?? null
+  if (options.loudnessReference === undefined) levelLoudness(video, integrated)
+  else levelLoudness(video, integrated, options.loudnessReference)
 
   let ready: Promise<void> | null = null
   if (sources.hlsUrl && playsHlsNatively()) {

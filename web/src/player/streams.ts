@@ -8,6 +8,8 @@ export type StreamSources = {
   videoUrl: string
   hlsUrl?: string | null
   mp4Url?: string | null
+  /** The work's measured loudness; null without audio or until measured (then not levelled). */
+  loudness?: { integrated: number } | null
 }
 
 export type Engine = 'hls.js' | 'native-hls' | 'file'

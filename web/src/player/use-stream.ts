@@ -1,7 +1,7 @@
 // React side of the players: attach a video's stream for as long as a component shows it, and
 // have hls.js in hand before a visitor's click.
 import { type RefObject, useEffect, useRef } from 'react'
-import { attachStream } from './attach.ts'
+import { type AttachOptions, attachStream } from './attach.ts'
 import { prefetchHls } from './load-hls.ts'
 import type { StreamSources } from './streams.ts'
 
@@ -13,15 +13,23 @@ export function useAttachedStream(
   ref: RefObject<HTMLVideoElement | null>,
   sources: StreamSources,
   onAttached?: (video: HTMLVideoElement) => void,
+  options: AttachOptions = {},
 ) {
   const onAttachedRef = useRef(onAttached)
   onAttachedRef.current = onAttached
   const { videoUrl, hlsUrl, mp4Url } = sources
+  const integrated = sources.loudness?.integrated ?? null
+  const { loudnessReference } = options
 
   useEffect(() => {
     const video = ref.current
     if (!video) return
-    const stream = attachStream(video, { videoUrl, hlsUrl, mp4Url })
+    const loudness = integrated === null ? null : { integrated }
+    const stream = attachStream(
+      video,
+      { videoUrl, hlsUrl, mp4Url, loudness },
+      loudnessReference === undefined ? {} : { loudnessReference },
+    )
     let live = true
     const attached = () => {
       if (live) onAttachedRef.current?.(video)
@@ -32,7 +40,7 @@ export function useAttachedStream(
       live = false
       stream.destroy()
     }
-  }, [ref, videoUrl, hlsUrl, mp4Url])
+  }, [ref, videoUrl, hlsUrl, mp4Url, integrated, loudnessReference])
 }
 
 /**

@@ -2,12 +2,21 @@
 // the page came without one. A chunk of its own, so the first script of a public page is small.
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
+import { setLoudnessReference } from '../player/loudness.ts'
 import { PublicApp } from './PublicApp.tsx'
-import { readPageData } from './page-data.ts'
+import { loudnessReferenceOf, readPageData } from './page-data.ts'
+import { publicSite } from './siteContent.ts'
 
 /** Resolves once the tree is live (its effects have run): a click held until then may go on. */
 export function mountPublic(rootElement: HTMLElement, hydrate: boolean): Promise<void> {
   const data = readPageData()
+  setLoudnessReference(loudnessReferenceOf(data))
+  // A page without the server's data asks for the content anyway (the same single request).
+  if (!data) {
+    void publicSite().then((site) => {
+      if (site) setLoudnessReference(site.playback.loudnessReference)
+    })
+  }
   return new Promise((resolve) => {
     const app = (
       <StrictMode>

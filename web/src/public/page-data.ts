@@ -1,6 +1,7 @@
 // The data of a server-rendered page (record 053): the server writes the same values its API
 // answers hold into the page, and the server render and the browser both read them here, so
 // the markup the browser hydrates is the markup the server sent.
+import { DEFAULT_LOUDNESS_REFERENCE } from '@shared/loudness.ts'
 import { PAGE_DATA_ID } from '@shared/public-page.ts'
 import {
   isRecord,
@@ -14,7 +15,7 @@ import { type PublicSite, publicSiteFrom } from './siteContent.ts'
 export type LandingData = { kind: 'landing'; site: PublicSite | null; page: PublicPage }
 export type WorkData = { kind: 'work'; site: PublicSite | null; video: PublicVideo }
 /** A private review link's page: the work alone, its media under the link's path. */
-export type ReviewData = { kind: 'review'; video: PublicVideo }
+export type ReviewData = { kind: 'review'; video: PublicVideo; loudnessReference: number | null }
 export type PageData = LandingData | WorkData | ReviewData
 
 function siteOrNull(value: unknown): PublicSite | null {
@@ -34,7 +35,10 @@ export function pageDataFrom(raw: unknown): PageData | null {
   const site = siteOrNull(raw.site ?? null)
   if (raw.kind === 'review') {
     const video = toVideo(raw.video)
-    return video ? { kind: 'review', video } : null
+    const reference = raw.loudnessReference
+    const loudnessReference =
+      reference === null || typeof reference === 'number' ? reference : DEFAULT_LOUDNESS_REFERENCE
+    return video ? { kind: 'review', video, loudnessReference } : null
   }
   if (raw.kind === 'work') {
     const video = toVideo(raw.video)
@@ -48,6 +52,13 @@ export function pageDataFrom(raw: unknown): PageData | null {
     }
   }
   return null
+}
+
+/** The loudness reference the page's players level by (null: off). */
+export function loudnessReferenceOf(data: PageData | null): number | null {
+  if (!data) return DEFAULT_LOUDNESS_REFERENCE
+  if (data.kind === 'review') return data.loudnessReference
+  return data.site ? data.site.playback.loudnessReference : DEFAULT_LOUDNESS_REFERENCE
 }
 
 /** The data the server put in this page, or null (a page it did not render, e.g. in dev). */

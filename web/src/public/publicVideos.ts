@@ -41,7 +41,15 @@ export function toVideo(value: unknown): PublicVideo | null {
     previewUrl: urlOrNull(previewUrl),
     // The work's own page (/work/<slug>); '' when an older server sent none: no share link then.
     slug: typeof slug === 'string' ? slug : '',
+    loudness: loudnessOrNull(value.loudness),
   }
+}
+
+/** Only what the players level by; anything else reads as not measured (played as it is). */
+function loudnessOrNull(value: unknown): { integrated: number } | null {
+  if (!isRecord(value)) return null
+  const integrated = numberOrNull(value.integrated)
+  return integrated === null ? null : { integrated }
 }
 
 function numberOrNull(value: unknown): number | null {

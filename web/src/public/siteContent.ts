@@ -1,6 +1,7 @@
 // The public page's editable content: in the page when the server rendered it (page-data.ts),
 // otherwise from GET /api/public/site with plain fetch (the public bundle carries no query or
 // schema library), asked for once per page load.
+import { DEFAULT_LOUDNESS_REFERENCE } from '@shared/loudness.ts'
 import type { PublicSite, SiteImage } from '@shared/site.ts'
 
 export type { PublicSite, SiteImage }
@@ -69,7 +70,16 @@ export function publicSiteFrom(site: unknown): PublicSite {
           : [],
       ),
     },
+    playback: { loudnessReference: referenceFrom(site.playback) },
   }
+}
+
+/** An answer without the setting (an older server) levels at the default; null is "off". */
+function referenceFrom(playback: unknown): number | null {
+  if (!isRecord(playback)) return DEFAULT_LOUDNESS_REFERENCE
+  const value = playback.loudnessReference
+  if (value === null) return null
+  return typeof value === 'number' && Number.isFinite(value) ? value : DEFAULT_LOUDNESS_REFERENCE
 }
 
 async function fetchOnce(): Promise<PublicSite> {

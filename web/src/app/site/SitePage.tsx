@@ -28,6 +28,7 @@ import { ClientsEditor } from './ClientsEditor.tsx'
 import { Section, TextAreaField } from './fields.tsx'
 import { ImageField } from './ImageField.tsx'
 import { SiteIcons } from './icons.tsx'
+import { PlaybackEditor } from './PlaybackEditor.tsx'
 import { TeamEditor } from './TeamEditor.tsx'
 import { TextList } from './TextList.tsx'
 
@@ -255,6 +256,13 @@ function SiteEditor({ state }: { state: SiteState }) {
             {...register('contact.address')}
           />
           <TeamEditor form={form} />
+        </Section>
+
+        <Section
+          title="Playback"
+          description="How loud works play on the public page, their pages, review links, the embed and the dashboard's player."
+        >
+          <PlaybackEditor form={form} />
         </Section>
 
         <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-end gap-3 border-zinc-200 border-t bg-zinc-50/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 dark:border-ink-700 dark:bg-ink-950/95">

@@ -36,6 +36,8 @@ const video = (n: number, extra: Partial<Video> = {}): Video => ({
   error: null,
   published: true,
   slug: `video-${n}`,
+  loudness: null,
+  hasAudio: null,
   ...extra,
 })
 

@@ -12,6 +12,7 @@ import { useAuthStore } from '../stores/auth.ts'
 import { useChromeStore } from '../stores/ui.ts'
 import { currentListInput, replaceVideo } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
+import { LoudnessLine } from './LoudnessLine.tsx'
 import { ShareDialog } from './ShareDialog.tsx'
 import { VideoForm, type VideoFormHelpers, type VideoFormValues } from './VideoForm.tsx'
 
@@ -99,7 +100,8 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   return (
     <Dialog title="Edit Video" onClose={requestClose} size="lg">
       <div className="p-5">
-        <div className="mb-4 flex justify-end">
+        <div className="mb-4 flex flex-wrap items-center justify-end gap-3">
+          <LoudnessLine video={video} className="mt-0 mr-auto text-sm" />
           <Button
             variant="secondary"
             className="min-h-11"

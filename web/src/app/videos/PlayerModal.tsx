@@ -23,8 +23,15 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
   const sources: StreamSources | null = video.hlsUrl
     ? video
     : link.data
-      ? { videoUrl: link.data.url, hlsUrl: null, mp4Url: null }
+      ? { videoUrl: link.data.url, hlsUrl: null, mp4Url: null, loudness: video.loudness }
       : null
+  // Levelled as visitors hear it (docs/decisions/071): the player waits for the site's reference.
+  const site = trpc.site.get.useQuery(undefined, { staleTime: 60_000 })
+  const reference = site.data
+    ? site.data.content.playback.loudnessReference
+    : site.isError
+      ? null
+      : undefined
   return (
     <Dialog
       title={video.title}
@@ -48,8 +55,8 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
           </button>
         </div>
         <div className="flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
-          {sources ? (
-            <Player video={video} sources={sources} />
+          {sources && reference !== undefined ? (
+            <Player video={video} sources={sources} loudnessReference={reference} />
           ) : (
             <div className="size-full bg-black" aria-hidden="true" />
           )}
@@ -59,9 +66,17 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
   )
 }
 
-function Player({ video, sources }: { video: Video; sources: StreamSources }) {
+function Player({
+  video,
+  sources,
+  loudnessReference,
+}: {
+  video: Video
+  sources: StreamSources
+  loudnessReference: number | null
+}) {
   const videoRef = useRef<HTMLVideoElement>(null)
-  useAttachedStream(videoRef, sources)
+  useAttachedStream(videoRef, sources, undefined, { loudnessReference })
   return (
     // biome-ignore lint/a11y/useMediaCaption: portfolio reels have no caption tracks
     <video

@@ -10,6 +10,7 @@ import { SortableList } from '../components/SortableList.tsx'
 import { Icons } from '../components/ui.tsx'
 import { cn } from '../lib/cn.ts'
 import { formatDate } from '../lib/format.ts'
+import { LoudnessLine } from './LoudnessLine.tsx'
 import { ProcessingStatus } from './ProcessingStatus.tsx'
 
 interface VideoListProps {
@@ -274,7 +275,10 @@ type RowProps = VideoListProps & { video: Video; index: number }
 
 function Status({ video, onRetry, retrying }: RowProps) {
   return (
-    <ProcessingStatus video={video} onRetry={onRetry} retrying={retrying.includes(video._id)} />
+    <>
+      <ProcessingStatus video={video} onRetry={onRetry} retrying={retrying.includes(video._id)} />
+      <LoudnessLine video={video} />
+    </>
   )
 }
 

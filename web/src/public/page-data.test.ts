@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'bun:test'
+import { loudnessReferenceOf, pageDataFrom } from './page-data.ts'
+
+const image = { id: 'builtin:x', width: 10, height: 10, files: [{ url: '/x.webp', width: 10 }] }
+const site = (playback?: unknown) => ({
+  hero: { line: 'A line', services: [], images: { wide: image, mobile: image } },
+  clients: [],
+  about: { lead: 'Lead', paragraphs: [], mission: '' },
+  contact: { intro: '', address: '', team: [] },
+  ...(playback === undefined ? {} : { playback }),
+})
+const video = { _id: 'a', videoUrl: '/media/a.mp4', thumbnailUrl: '/media/a.jpg' }
+
+describe('the loudness reference a page levels by', () => {
+  test("a work page's and the landing page's come from the site", () => {
+    const work = pageDataFrom({ kind: 'work', site: site({ loudnessReference: -16.5 }), video })
+    expect(loudnessReferenceOf(work)).toBe(-16.5)
+    const off = pageDataFrom({ kind: 'work', site: site({ loudnessReference: null }), video })
+    expect(loudnessReferenceOf(off)).toBeNull()
+  })
+  test('a review page carries its own; a page from an older server levels at −14', () => {
+    expect(
+      loudnessReferenceOf(pageDataFrom({ kind: 'review', video, loudnessReference: -20 })),
+    ).toBe(-20)
+    expect(loudnessReferenceOf(pageDataFrom({ kind: 'review', video }))).toBe(-14)
+    expect(loudnessReferenceOf(pageDataFrom({ kind: 'work', site: site(), video }))).toBe(-14)
+    expect(loudnessReferenceOf(null)).toBe(-14)
+  })
+  test("a work's loudness reaches the player as its integrated value only", () => {
+    const data = pageDataFrom({
+      kind: 'review',
+      video: { ...video, loudness: { integrated: -8.1, range: 2, truePeak: 0.3 } },
+    })
+    expect(data?.kind === 'review' && data.video.loudness).toEqual({ integrated: -8.1 })
+    const bad = pageDataFrom({ kind: 'review', video: { ...video, loudness: { integrated: 'x' } } })
+    expect(bad?.kind === 'review' && bad.video.loudness).toBeNull()
+  })
+})
