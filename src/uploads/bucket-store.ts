@@ -21,6 +21,7 @@ import { PassThrough } from 'node:stream'
 import { type MetadataValue, S3Store } from '@tus/s3-store'
 import { ERRORS, type KvStore, Upload } from '@tus/server'
 import type { S3Config } from '../config.ts'
+import { isDiskFull } from '../errors.ts'
 import { countUploadedBytes } from '../http/process-metrics.ts'
 import { s3ClientConfig } from '../storage/s3-client.ts'
 import { isExpired } from './expiry.ts'
@@ -309,6 +310,8 @@ export class BucketUploadStore extends S3Store {
     } catch (error) {
       await pumped
       if (refused) throw ERRORS.ERR_MAX_SIZE_EXCEEDED
+      // No room for a part's temporary file: the endpoint answers 507 and logs it.
+      if (isDiskFull(error)) throw error
       console.error('[tus] bucket write failed', error)
       throw ERRORS.FILE_WRITE_ERROR
     }
