@@ -146,6 +146,67 @@ describeSkipIf(s3Available().reason)('tus uploads in the bucket', () => {
     expect(await inUploads(bucket)).toEqual([])
   }, 60_000)
 
+  test('creation with upload and a length declared late work on the bucket; the owner and metadata stay', async () => {
+    const png = await Bun.file((await fixtures()).png).bytes()
+    const meta = `kind ${btoa('brandLogo')},filename ${btoa('logo.png')}`
+    const withBody = await tus(
+      '/uploads/',
+      'POST',
+      {
+        'upload-length': String(png.length),
+        'upload-metadata': meta,
+        'content-type': 'application/offset+octet-stream',
+      },
+      png,
+    )
+    expect(withBody.status).toBe(201)
+    expect(withBody.headers.get('upload-offset')).toBe(String(png.length))
+
+    const deferred = await tus('/uploads/', 'POST', {
+      'upload-defer-length': '1',
+      'upload-metadata': meta,
+    })
+    expect(deferred.status).toBe(201)
+    const path = new URL(deferred.headers.get('location')!, 'http://localhost').pathname
+    const declared = await tus(
+      path,
+      'PATCH',
+      {
+        'upload-offset': '0',
+        'upload-length': String(png.length),
+        'content-type': 'application/offset+octet-stream',
+      },
+      png,
+    )
+    expect(declared.status).toBe(204)
+    const head = await tus(path, 'HEAD', {})
+    // Still its creator's (others get 404), with the metadata as it was sent.
+    expect(head.status).toBe(200)
+    expect(head.headers.get('upload-length')).toBe(String(png.length))
+    expect(head.headers.get('upload-metadata')).toBe(meta)
+    // No checksum extension on the bucket: not offered, and a PATCH asking for one is refused.
+    const options = await t.fetch('/uploads/', { method: 'OPTIONS' })
+    expect(options.headers.get('tus-extension')).not.toContain('checksum')
+    expect(options.headers.has('tus-checksum-algorithm')).toBe(false)
+    const sum = `sha1 ${Buffer.from(await crypto.subtle.digest('SHA-1', png)).toString('base64')}`
+    const refused = await create(png.length, 'brandLogo')
+    const checked = await tus(
+      refused,
+      'PATCH',
+      {
+        'upload-offset': '0',
+        'upload-checksum': sum,
+        'content-type': 'application/offset+octet-stream',
+      },
+      png,
+    )
+    expect(checked.status).toBe(400)
+    const withBodyPath = new URL(withBody.headers.get('location')!, 'http://x').pathname
+    for (const at of [path, withBodyPath, refused]) {
+      expect((await tus(at, 'DELETE', {})).status).toBe(204)
+    }
+  }, 60_000)
+
   test('an expired upload is removed with its multipart upload, finished or not', async () => {
     const unfinished = await create(video.length, 'video')
     expect((await patch(unfinished, 0, video.subarray(0, 6 * MiB))).status).toBe(204)
