@@ -96,19 +96,19 @@ export function createUploadRegistry(
       if (!info || !kind || ownerOf(info) !== ownerId || isExpired(info, expiryMs))
         return { ok: false, reason: 'missing' }
       const path = join(dir, id)
-      const size = await (local || !bucket
-        ? stat(path).then(
-            (s) => s.size,
-            () => undefined,
-          )
-        : bucket.finishedSize(id))
+      if (local || !bucket) {
+        const size = await stat(path).then(
+          (s) => s.size,
+          () => undefined,
+        )
+        if (size === undefined) return { ok: false, reason: 'missing' }
+        if (size !== info.size) return { ok: false, reason: 'incomplete' }
+        return { ok: true, upload: localUpload(id, kind, size, path) }
+      }
       // In the bucket, the object exists only once its multipart upload is complete.
-      if (size === undefined)
-        return { ok: false, reason: local || !bucket ? 'missing' : 'incomplete' }
-      if (size !== info.size) return { ok: false, reason: 'incomplete' }
-      const upload =
-        local || !bucket ? localUpload(id, kind, size, path) : bucketUpload(id, kind, size, bucket)
-      return { ok: true, upload }
+      const size = await bucket.finishedSize(id)
+      if (size === undefined || size !== info.size) return { ok: false, reason: 'incomplete' }
+      return { ok: true, upload: bucketUpload(id, kind, size, bucket) }
     },
 
     claim(id) {

@@ -1,9 +1,10 @@
 // tus resumable uploads at /uploads/ (@tus/server + @tus/file-store): the endpoint and its hooks.
 // Uploads live in DATA_DIR/uploads, or under uploads/ in the bucket when S3_BUCKET is set
 // (bucket-store.ts, so that any server can take an upload's next request), for 24 h from their
-// creation, finished or not, unless a video change takes them first (registry.ts, intake.ts). The protocol rules the library reads otherwise
-// are in protocol.ts; the write path is ours (patch-handler.ts, file-store.ts), as is the HEAD
-// answer (head-handler.ts); the expiry rules are in expiry.ts, the record's fields in record.ts.
+// creation, finished or not, unless a video change takes them first (registry.ts, intake.ts).
+// The protocol rules the library reads otherwise are in protocol.ts; the write path is ours
+// (patch-handler.ts, file-store.ts, bucket-store.ts), as is the HEAD answer (head-handler.ts);
+// the expiry rules are in expiry.ts, the record's fields in record.ts.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
 import { ERRORS, type Locker, Metadata } from '@tus/server'
