@@ -206,9 +206,16 @@ export async function removeFolders(store: MediaStore, names: Iterable<string>):
  * object is durable before this returns, so a row written later never points at bytes a power
  * cut could lose.
  */
-export async function adopt(store: MediaStore, src: string, type: StoredType): Promise<string> {
+export async function adopt(
+  store: MediaStore,
+  src: string | ((key: string) => Promise<void>),
+  type: StoredType,
+): Promise<string> {
   const name = newName(type)
-  await store.storage.write(keyOfName(name)!, { path: src }, { type })
+  const key = keyOfName(name)!
+  // A function stores the bytes itself (an upload in the bucket copies itself there).
+  if (typeof src === 'function') await src(key)
+  else await store.storage.write(key, { path: src }, { type })
   return name
 }
 

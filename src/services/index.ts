@@ -29,7 +29,7 @@ export function createServices(config: Config, database: Database, queue: MediaQ
   })
   const lucia = createLucia(database.authSql)
   const media = mediaStore(config.dataDir, createStorage(config))
-  const uploads = createUploads(config.dataDir, config.databaseUrl)
+  const uploads = createUploads(config.dataDir, config.databaseUrl, config.s3)
   const masterLinks = createMasterLinks(() => serverKey(database.db, 'media-links'))
   const prefixes = createMediaPrefixes(() => serverKey(database.db, 'media-links'))
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })

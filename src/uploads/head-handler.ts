@@ -6,10 +6,10 @@
 // `server.handlers.HEAD` and its `options`. No upstream issue found as of 2026-11.
 import type { DataStore, Server, ServerOptions } from '@tus/server'
 import { expiresHeader } from './expiry.ts'
-import type { DirectFileStore } from './file-store.ts'
+import type { AppendingStore } from './patch-handler.ts'
 import { metadataHeaderOf } from './record.ts'
 
-export function echoingHeadHandler(server: Server, store: DirectFileStore) {
+export function echoingHeadHandler(server: Server, store: AppendingStore) {
   const Base = server.handlers.HEAD.constructor as new (
     store: DataStore,
     options: ServerOptions,

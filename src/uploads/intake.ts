@@ -14,15 +14,15 @@ import {
   wrongTypeMessage,
 } from '../schemas/file-rules.ts'
 import { crashPoint } from './crash-points.ts'
-import type { UploadRegistry } from './registry.ts'
-import { sniffFile } from './sniff.ts'
+import type { FinishedUpload, UploadRegistry } from './registry.ts'
+import { sniff } from './sniff.ts'
 
 export type UploadIds = Partial<Record<FileKind, string>>
 
 export type Verified = {
   kind: FileKind
   uploadId: string
-  path: string
+  upload: FinishedUpload
   size: number
   type: MediaType
 }
@@ -50,15 +50,17 @@ export async function verifyUpload(
       found.reason === 'incomplete' ? 'The file has not finished uploading' : UPLOAD_GONE
     throw new AppError('BAD_REQUEST', message, kind)
   }
-  const { path, size } = found.upload
+  const { upload } = found
+  const { size } = upload
   if (size > maxBytes(kind, mode)) {
     throw new AppError('PAYLOAD_TOO_LARGE', tooLargeMessage(kind, mode), kind)
   }
-  const type = await sniffFile(path)
+  // The first bytes only: a ranged read when the upload is in the bucket.
+  const type = sniff(await upload.head())
   if (!kindAccepts(kind, type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', wrongTypeMessage(kind), kind)
   }
-  return { kind, uploadId, path, size, type }
+  return { kind, uploadId, upload, size, type }
 }
 
 /**
@@ -90,7 +92,8 @@ async function adoptAll(store: MediaStore, files: Verified[]): Promise<Adopted[]
   const adopted: Adopted[] = []
   try {
     for (const file of files) {
-      const name = await adopt(store, file.path, file.type).catch((error) => {
+      const put = (key: string) => file.upload.storeAs(store.storage, key, file.type)
+      const name = await adopt(store, put, file.type).catch((error) => {
         // Deleted or expired between its check and now.
         if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') throw error
         throw new AppError('BAD_REQUEST', UPLOAD_GONE, file.kind)

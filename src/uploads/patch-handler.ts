@@ -20,7 +20,7 @@ import {
 } from '@tus/server'
 import type { Checksum } from './checksum.ts'
 import { expiresHeader } from './expiry.ts'
-import type { DirectFileStore } from './file-store.ts'
+import type { UploadRecord } from './record.ts'
 
 /** What the PATCH writer needs to know about a request's body, keyed by the body's stream. */
 export type BodyInfo = {
@@ -32,9 +32,20 @@ export type BodyInfo = {
   checksum?: Checksum
 }
 
+/** A store that takes a PATCH body as the request's web stream (file-store.ts, bucket-store.ts). */
+export type AppendingStore = DataStore & {
+  configstore: { get(id: string): Promise<UploadRecord | undefined> }
+  append(
+    id: string,
+    offset: number,
+    body: ReadableStream<Uint8Array> | null,
+    options: { limit: number; length?: number; checksum?: Checksum; signal?: AbortSignal },
+  ): Promise<number>
+}
+
 export function appendingPatchHandler(
   server: Server,
-  store: DirectFileStore,
+  store: AppendingStore,
   bodies: WeakMap<object, BodyInfo>,
 ) {
   const Base = server.handlers.PATCH.constructor as new (
@@ -71,6 +82,7 @@ export function appendingPatchHandler(
           limit: maxBodySize,
           length: info?.length,
           checksum: info?.checksum,
+          signal: context.signal,
         })
       } finally {
         context.signal.removeEventListener('abort', stopOnRelease)

@@ -9,7 +9,8 @@
 //   (the library answers a missing one 412 without `Tus-Version`, another version 400);
 // - a PATCH without `Content-Type: application/offset+octet-stream` gets 415 (the library: 403
 //   when it is missing, 400 when it is another type);
-// - OPTIONS also names the checksum algorithms (checksum.ts; the library has no checksum).
+// - OPTIONS also names the checksum algorithms when the store checks them (checksum.ts; the
+//   library has no checksum).
 // A subclass of @tus/server 2.4.5's `Server` (pinned exactly in package.json), overriding only its
 // public `handleWeb`. No upstream issue found as of 2026-11; it can go when the library does these.
 import { Server, TUS_RESUMABLE, TUS_VERSION } from '@tus/server'
@@ -64,7 +65,7 @@ export class TusServer extends Server {
       return refusal(415, `PATCH bodies must be sent as Content-Type: ${OCTETS}`)
     }
     const response = await super.handleWeb(request)
-    if (method === 'OPTIONS') {
+    if (method === 'OPTIONS' && this.datastore.hasExtension('checksum')) {
       response.headers.set('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','))
     }
     return response

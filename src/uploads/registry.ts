@@ -2,17 +2,59 @@
 // them: the lookup before a video change takes an upload's file, the claim that keeps one change
 // alone with it, the release once that change has committed, and the registration of a file
 // received as a multipart part, so both entries end in the same hand-over (intake.ts).
-// The records are @tus/file-store's `<id>.json` files (record.ts), read through its configstore.
+// The records are @tus/file-store's `<id>.json` files (record.ts), read through its configstore;
+// with a bucket, tus uploads are there instead (bucket-store.ts), and only the multipart parts a
+// request registers for itself stay in DATA_DIR/uploads.
 import { rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Configstore } from '@tus/file-store'
 import { Upload } from '@tus/server'
 import { asFileKind, type FileKind } from '../schemas/file-rules.ts'
+import type { Storage } from '../storage/types.ts'
+import type { BucketUploadStore } from './bucket-store.ts'
 import { isExpired } from './expiry.ts'
 import { ownerOf, stampRecord, type UploadRecord } from './record.ts'
+import { SNIFF_BYTES } from './sniff.ts'
 import { isUploadId, newUploadId } from './upload-ids.ts'
 
-export type FinishedUpload = { id: string; kind: FileKind; path: string; size: number }
+export type FinishedUpload = {
+  id: string
+  kind: FileKind
+  size: number
+  /** Its first bytes, for the type check. */
+  head(): Promise<Uint8Array>
+  /**
+   * Stores its bytes as `key`, leaving the upload whole until it is released: a hard link or a
+   * streamed write from a local file, a copy inside the bucket (no byte through this server)
+   * for an upload kept there. A missing upload throws ENOENT.
+   */
+  storeAs(storage: Storage, key: string, type: string): Promise<void>
+}
+
+/** A finished upload whose bytes are the local file `path`. */
+const localUpload = (id: string, kind: FileKind, size: number, path: string): FinishedUpload => ({
+  id,
+  kind,
+  size,
+  head: () => Bun.file(path).slice(0, SNIFF_BYTES).bytes(),
+  storeAs: async (storage, key, type) => {
+    await storage.write(key, { path }, { type })
+  },
+})
+
+/** A finished upload kept in the bucket, which is also the storage's (both are S3_BUCKET). */
+const bucketUpload = (
+  id: string,
+  kind: FileKind,
+  size: number,
+  bucket: BucketUploadStore,
+): FinishedUpload => ({
+  id,
+  kind,
+  size,
+  head: () => bucket.head(id),
+  storeAs: (_storage, key) => bucket.copyTo(id, key),
+})
 
 export type UploadLookup =
   | { ok: true; upload: FinishedUpload }
@@ -34,27 +76,39 @@ export type UploadRegistry = {
   register(path: string, kind: FileKind, ownerId: string): Promise<string>
 }
 
+/**
+ * `bucket`, when given, holds the tus uploads; `configstore` (DATA_DIR/uploads) then holds only
+ * registered multipart parts, which are looked up first.
+ */
 export function createUploadRegistry(
   dir: string,
   configstore: Configstore,
   expiryMs: number,
+  bucket?: BucketUploadStore,
 ): UploadRegistry {
   const claimed = new Set<string>()
   return {
     async finished(id, ownerId) {
       if (!isUploadId(id)) return { ok: false, reason: 'missing' }
-      const info: UploadRecord | undefined = await configstore.get(id)
+      const local: UploadRecord | undefined = await configstore.get(id)
+      const info = local ?? (await bucket?.record(id))
       const kind = asFileKind(info?.metadata?.kind)
       if (!info || !kind || ownerOf(info) !== ownerId || isExpired(info, expiryMs))
         return { ok: false, reason: 'missing' }
       const path = join(dir, id)
-      const size = await stat(path).then(
-        (s) => s.size,
-        () => undefined,
-      )
-      if (size === undefined) return { ok: false, reason: 'missing' }
-      if (size !== info.size) return { ok: false, reason: 'incomplete' }
-      return { ok: true, upload: { id, kind, path, size } }
+      if (local || !bucket) {
+        const size = await stat(path).then(
+          (s) => s.size,
+          () => undefined,
+        )
+        if (size === undefined) return { ok: false, reason: 'missing' }
+        if (size !== info.size) return { ok: false, reason: 'incomplete' }
+        return { ok: true, upload: localUpload(id, kind, size, path) }
+      }
+      // In the bucket, the object exists only once its multipart upload is complete.
+      const size = await bucket.finishedSize(id)
+      if (size === undefined || size !== info.size) return { ok: false, reason: 'incomplete' }
+      return { ok: true, upload: bucketUpload(id, kind, size, bucket) }
     },
 
     claim(id) {
@@ -70,9 +124,18 @@ export function createUploadRegistry(
     isClaimed: (id) => claimed.has(id),
 
     async release(id) {
-      // The info file first: without it the upload is gone at once, whatever a crash leaves.
-      if (isUploadId(id)) await configstore.delete(id).catch(() => undefined)
-      if (isUploadId(id)) await rm(join(dir, id), { force: true })
+      if (!isUploadId(id)) return
+      const local = await configstore.get(id)
+      if (local || !bucket) {
+        // The info file first: without it the upload is gone at once, whatever a crash leaves.
+        await configstore.delete(id).catch(() => undefined)
+        await rm(join(dir, id), { force: true })
+        return
+      }
+      await bucket.remove(id).catch((error) => {
+        // Already gone (another server's clean-up, a DELETE): nothing left to release.
+        if ((error as { status_code?: number }).status_code !== 404) throw error
+      })
     },
 
     async register(path, kind, ownerId) {

@@ -1,11 +1,14 @@
 // tus resumable uploads at /uploads/ (@tus/server + @tus/file-store): the endpoint and its hooks.
-// Uploads live in DATA_DIR/uploads for 24 h from their creation, finished or not, unless a video
-// change takes them first (registry.ts, intake.ts). The protocol rules the library reads otherwise
-// are in protocol.ts; the write path is ours (patch-handler.ts, file-store.ts), as is the HEAD
-// answer (head-handler.ts); the expiry rules are in expiry.ts, the record's fields in record.ts.
+// Uploads live in DATA_DIR/uploads, or under uploads/ in the bucket when S3_BUCKET is set
+// (bucket-store.ts, so that any server can take an upload's next request), for 24 h from their
+// creation, finished or not, unless a video change takes them first (registry.ts, intake.ts).
+// The protocol rules the library reads otherwise are in protocol.ts; the write path is ours
+// (patch-handler.ts, file-store.ts, bucket-store.ts), as is the HEAD answer (head-handler.ts);
+// the expiry rules are in expiry.ts, the record's fields in record.ts.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
 import { ERRORS, type Locker, Metadata } from '@tus/server'
+import type { S3Config } from '../config.ts'
 import { isDiskFull, STORAGE_FULL } from '../errors.ts'
 import {
   asFileKind,
@@ -17,6 +20,7 @@ import {
   wrongTypeMessage,
 } from '../schemas/file-rules.ts'
 import { MiB } from '../schemas/limits.ts'
+import type { BucketUploadStore } from './bucket-store.ts'
 import { parseChecksum } from './checksum.ts'
 import { scheduleCleanup, sweepStrays, UPLOAD_EXPIRY_MS } from './expiry.ts'
 import { DirectFileStore } from './file-store.ts'
@@ -25,7 +29,7 @@ import { appendingPatchHandler, type BodyInfo } from './patch-handler.ts'
 import { TusServer } from './protocol.ts'
 import { ownerOf, stampRecord, type UploadRecord } from './record.ts'
 import { createUploadRegistry, type UploadRegistry } from './registry.ts'
-import { sniffFile } from './sniff.ts'
+import { sniff, sniffFile } from './sniff.ts'
 import { isUploadId, newUploadId } from './upload-ids.ts'
 
 export const UPLOADS_PATH = '/uploads'
@@ -78,20 +82,36 @@ const uploadIdIn = (req: Request) => {
 }
 
 /**
+ * The bucket's store, loaded only when a bucket is configured: with it comes the AWS SDK, which a
+ * server on the disk never loads (as the storage's S3 engine does). Synchronous, since the
+ * endpoint is built with the services.
+ */
+function loadBucketStore(): typeof BucketUploadStore {
+  return (require('./bucket-store.ts') as typeof import('./bucket-store.ts')).BucketUploadStore
+}
+
+/**
  * `locker` keeps two requests off one upload at once; @tus/server's in-memory one when not given
- * (one process, the embedded database), the PostgreSQL one when servers share a database.
+ * (one process, the embedded database), the PostgreSQL one when servers share a database. With
+ * `s3`, tus uploads are kept in that bucket; `dir` then holds only registered multipart parts.
  */
 export function createTusEndpoint(
   dir: string,
   expiryMs = UPLOAD_EXPIRY_MS,
   locker?: Locker,
+  s3?: S3Config,
 ): TusEndpoint {
-  const datastore = new DirectFileStore({
+  const inUse = (id: string) => registry.isClaimed(id)
+  const local = new DirectFileStore({
     directory: dir,
     expirationPeriodInMilliseconds: expiryMs,
-    inUse: (id) => registry.isClaimed(id),
+    inUse,
   })
-  const registry = createUploadRegistry(dir, datastore.configstore, expiryMs)
+  const bucket = s3
+    ? new (loadBucketStore())({ s3, expirationPeriodInMilliseconds: expiryMs, inUse })
+    : undefined
+  const datastore = bucket ?? local
+  const registry = createUploadRegistry(dir, local.configstore, expiryMs, bucket)
   const recordOf = (id: string | undefined): Promise<UploadRecord | undefined> =>
     id ? datastore.configstore.get(id) : Promise.resolve(undefined)
   // The signed-in admin behind the request being handled; the hooks see the library's copy of
@@ -174,7 +194,7 @@ export function createTusEndpoint(
       const refusal =
         upload.size === 0
           ? refuse(400, 'The file is empty')
-          : !kind || !kindAccepts(kind, await sniffFile(join(dir, upload.id)))
+          : !kind || !kindAccepts(kind, await firstBytesType(upload.id))
             ? refuse(415, wrongTypeMessage(kind ?? 'video'))
             : undefined
       if (refusal) {
@@ -185,14 +205,23 @@ export function createTusEndpoint(
     },
   })
 
+  /** The type a finished tus upload's first bytes show. */
+  const firstBytesType = async (id: string) =>
+    bucket ? sniff(await bucket.head(id)) : sniffFile(join(dir, id))
+
   server.handlers.PATCH = appendingPatchHandler(server, datastore, bodies)
   server.handlers.HEAD = echoingHeadHandler(server, datastore)
 
   async function cleanUp(): Promise<number> {
     // deleteExpired stops at the first upload whose data file is already gone; the stray
     // sweep below then removes what it left.
-    const expired = await server.cleanUpExpiredUploads().catch(() => 0)
-    return expired + (await sweepStrays(dir, expiryMs))
+    const expired = await server.cleanUpExpiredUploads().catch((error) => {
+      if (bucket) console.error('[tus] clean-up of the bucket failed', error)
+      return 0
+    })
+    // With a bucket, DATA_DIR/uploads still holds registered multipart parts a crash left.
+    const localExpired = bucket ? await local.deleteExpired().catch(() => 0) : 0
+    return expired + localExpired + (await sweepStrays(dir, expiryMs))
   }
 
   return {
@@ -210,6 +239,11 @@ export function createTusEndpoint(
         const checksum = checksumHeader === null ? undefined : parseChecksum(checksumHeader)
         if (checksumHeader !== null && !checksum) {
           return new Response('Unsupported checksum algorithm', { status: 400 })
+        }
+        // The bucket's parts leave as they fill, so a body cannot be checked whole before any
+        // of it is kept: no checksum extension there (OPTIONS does not offer one).
+        if (checksum && !datastore.hasExtension('checksum')) {
+          return new Response('Upload-Checksum is not supported by this server', { status: 400 })
         }
         const declared = request.headers.get('content-length')
         const framed = declared !== null && !request.headers.has('transfer-encoding')

@@ -1,8 +1,9 @@
 // tus on two real servers sharing one PostgreSQL database: upload locks are taken in the
 // database (src/uploads/pg-locker.ts), so a client that resumes after its PATCH stalled gets the
 // upload back within seconds, as with one server, and a request on the other server makes the
-// stalled PATCH let go too. Each server keeps its uploads' bytes in its own DATA_DIR for now, so
-// a PATCH that continues on the other server waits for uploads in the bucket.
+// stalled PATCH let go too. Without a bucket each server keeps its uploads' bytes in its own
+// DATA_DIR, so a PATCH continues on the server that took the upload (tus-bucket-servers.test.ts
+// has the same servers on a bucket, where any of them takes it).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import postgres from 'postgres'
 import { fixtures } from '../../testkit/media.ts'
@@ -80,8 +81,8 @@ describeSkipIf(noServer)('tus on two servers with one database', () => {
     const onB = await tusRaw(b.url, token).head(path)
     const waited = performance.now() - started
     expect(waited).toBeLessThan(10_000)
-    // The bytes are on A's disk: B answers as for an upload it does not have (until uploads
-    // live in the bucket), but only once A let go.
+    // The bytes are on A's disk: B answers as for an upload it does not have (without a
+    // bucket), but only once A let go.
     expect([200, 404]).toContain(onB.status)
     await stalled.closed
     expect(closedAt - started).toBeLessThan(10_000)

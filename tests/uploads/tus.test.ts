@@ -67,7 +67,7 @@ const alice = () => tusRaw(base, 'alice-token')
 async function finishedSha(url: string, owner = 'alice') {
   const found = await tus.finished(idOf(url), owner)
   if (!found.ok) throw new Error(`upload ${found.reason}`)
-  return sha(await Bun.file(found.upload.path).bytes())
+  return sha(await Bun.file(join(dir, found.upload.id)).bytes())
 }
 
 describe('tus endpoint', () => {

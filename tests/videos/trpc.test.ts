@@ -2,10 +2,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { TRPCError } from '@trpc/server'
+import type { S3Config } from '../../src/config.ts'
 import { limits } from '../../src/schemas/limits.ts'
 import { msg } from '../../src/schemas/messages.ts'
+import { s3Client } from '../../src/storage/s3-client.ts'
 import { callerAs } from '../../testkit/caller.ts'
+import { bucketKeys, unfinishedUploads } from '../../testkit/s3.ts'
 import { testSkipIf } from '../../testkit/skip.ts'
 import { diskOnly, startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
@@ -25,6 +29,31 @@ beforeEach(async () => {
 })
 
 const caller = (as: string | null = token) => callerAs(t.app.services, as)
+
+/** tus uploads kept in the app's bucket (under uploads/): their names there, and their age. */
+function uploadRecords(s3: S3Config) {
+  return {
+    names: async () =>
+      (await bucketKeys(s3))
+        .filter((key) => key.startsWith('uploads/'))
+        .map((key) => key.slice('uploads/'.length)),
+    async age(id: string, created: string) {
+      const client = s3Client(s3)
+      const Key = `uploads/${id}.info`
+      try {
+        const got = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key }))
+        const record = JSON.parse(await got.Body!.transformToString())
+        record.creation_date = created
+        const Body = JSON.stringify(record)
+        await client.send(
+          new PutObjectCommand({ Bucket: s3.bucket, Key, Body, Metadata: got.Metadata }),
+        )
+      } finally {
+        client.destroy()
+      }
+    },
+  }
+}
 
 /** The thrown error's HTTP status, message and field, as the web app reads them. */
 async function refusal(work: Promise<unknown>) {
@@ -204,10 +233,16 @@ describe('the tus endpoint in the app', () => {
     const me = (await t.call('GET', '/api/auth/me', { token })).json.data.user._id as string
     const registered = await t.app.services.uploads.tus.register(part, 'video', me)
     const fresh = await tus.upload(await bytesOf(f.png), 'brandLogo')
-    // A day and a minute pass for the first three: their recorded creation moves back.
-    for (const id of [finished, unfinished, registered]) {
+    // A day and a minute pass for the first three: their recorded creation moves back. tus
+    // uploads are in the bucket when the app has one; a registered multipart part is on disk.
+    const dayAgo = new Date(Date.now() - 24 * 3600_000 - 60_000).toISOString()
+    const bucket = t.config.s3 && uploadRecords(t.config.s3)
+    for (const id of [finished, unfinished]) {
+      if (bucket) await bucket.age(id, dayAgo)
+    }
+    for (const id of bucket ? [registered] : [finished, unfinished, registered]) {
       const info = JSON.parse(await Bun.file(join(dir, `${id}.json`)).text())
-      info.creation_date = new Date(Date.now() - 24 * 3600_000 - 60_000).toISOString()
+      info.creation_date = dayAgo
       await Bun.write(join(dir, `${id}.json`), JSON.stringify(info))
     }
     // Expired uploads are refused at once, before any clean-up runs.
@@ -221,11 +256,14 @@ describe('the tus endpoint in the app', () => {
     expect(late).toMatchObject({ status: 400, field: 'video' })
     // The start-up clean-up removes them; the fresh one stays.
     await t.restart()
-    const left = await readdir(dir)
+    const left = bucket ? [...(await readdir(dir)), ...(await bucket.names())] : await readdir(dir)
     for (const id of [finished, unfinished, registered]) {
       expect(left.filter((name) => name.startsWith(id))).toEqual([])
     }
-    expect(left.filter((name) => name.startsWith(fresh)).sort()).toEqual([fresh, `${fresh}.json`])
+    const freshOnes = bucket ? [fresh, `${fresh}.info`] : [fresh, `${fresh}.json`]
+    expect(left.filter((name) => name.startsWith(fresh)).sort()).toEqual(freshOnes)
+    // The unfinished one's multipart upload is aborted (other tests' uploads may still be open).
+    if (bucket) expect(await unfinishedUploads(t.config.s3!)).not.toContain(`uploads/${unfinished}`)
   })
 
   test('over-size Upload-Length: 413 and nothing written', async () => {
