@@ -1,18 +1,20 @@
 // tus uploads in the bucket, on two real server processes sharing one PostgreSQL database and one
-// bucket, each with its own DATA_DIR, behind a real round-robin proxy (nginx, as deploy/nginx.conf
-// has it): a PATCH gone silent on one server is given up when the other asks for the upload, with
-// what arrived kept; an upload's PATCHes land on both servers in turn, and when the server taking
-// a PATCH dies in mid-body (SIGKILL), the client goes on through the other one from the offset
-// HEAD gives, and the video it makes is byte-identical to the file sent.
+// bucket, each with its own DATA_DIR, behind a real round-robin proxy (nginx with
+// deploy/nginx.conf, testkit/nginx.ts): a PATCH gone silent on one server is given up when the
+// other asks for the upload, with what arrived kept; an upload's PATCHes land on both servers in
+// turn, and when the server taking a PATCH dies in mid-body (SIGKILL), the client goes on through
+// the other one from the offset HEAD gives, and the video it makes is byte-identical to the file
+// sent.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
 import type { S3Config } from '../../src/config.ts'
 import { s3Client } from '../../src/storage/s3-client.ts'
 import { fixtures } from '../../testkit/media.ts'
+import { type Balancer, NGINX, startProxy } from '../../testkit/nginx.ts'
 import {
   bucketKeys,
   dropBucket,
@@ -27,84 +29,17 @@ import { patchAndStall, tusRaw } from '../../testkit/tus.ts'
 
 const MiB = 1024 * 1024
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => Bun.file(path).size > 0)
 
 const reason =
   (!process.env.TEST_DATABASE_URL &&
     'needs TEST_DATABASE_URL: only a database server is shared by several servers') ||
   s3Available().reason
 
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
-  const port = probe.port!
-  probe.stop(true)
-  return port
-}
-
-/** nginx in the foreground on a free port, round robin over `ports`; its access log names the server. */
-async function startProxy(dir: string, ports: number[]) {
-  const port = freePort()
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log;
-events {}
-http {
-  log_format upstream '$request_method $uri $upstream_addr $status';
-  access_log ${dir}/access.log upstream;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  upstream app {
-${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`).join('\n')}
-  }
-  client_max_body_size 0;
-  proxy_request_buffering off;
-  proxy_http_version 1.1;
-  proxy_set_header Connection "";
-  proxy_set_header Host $http_host;
-  server {
-    listen 127.0.0.1:${port};
-    # Answers streamed as they come, as deploy/nginx.conf does for /media/ (nginx's workers
-    # could not write its temporary files here anyway).
-    location / {
-      proxy_buffering off;
-      proxy_pass http://app;
-    }
-  }
-}
-`,
-  )
-  const proc = Bun.spawn([NGINX!, '-p', dir, '-c', join(dir, 'nginx.conf')], {
-    stdout: 'ignore',
-    stderr: 'pipe',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(100)) {
-    if (proc.exitCode !== null)
-      throw new Error(`nginx exited: ${await new Response(proc.stderr).text()}`)
-    if ((await fetch(`${url}/healthz`).catch(() => undefined))?.ok) break
-  }
-  return {
-    url,
-    /** The servers' ports that answered each logged request of `method`, in order. */
-    served: async (method: string) =>
-      (await Bun.file(join(dir, 'access.log')).text())
-        .split('\n')
-        .filter((line) => line.startsWith(`${method} `))
-        .map((line) => Number(line.split(' ')[2]?.split(':').at(-1))),
-    stop: async () => {
-      proc.kill('SIGTERM')
-      await proc.exited
-    },
-  }
-}
-
 describeSkipIf(reason)('tus uploads in the bucket, two servers behind a round-robin proxy', () => {
   let bucket: S3Config
   let a: E2EServer
   let b: E2EServer
-  let proxy: Awaited<ReturnType<typeof startProxy>> | undefined
+  let proxy: Balancer | undefined
   let work: string
   let token: string
   const temp: Record<number, string> = {}
@@ -200,7 +135,7 @@ describeSkipIf(reason)('tus uploads in the bucket, two servers behind a round-ro
       offset = Number(res.headers.get('upload-offset'))
     }
     expect(offset).toBe(18 * MiB)
-    if (proxy) expect(new Set(await proxy.served('PATCH'))).toEqual(new Set([a.port, b.port]))
+    if (proxy) expect(new Set(await proxy.served('PATCH', 3))).toEqual(new Set([a.port, b.port]))
 
     // The rest in one PATCH that stops after 7 MiB; the server taking it is killed mid-body.
     const target = base()
