@@ -59,3 +59,12 @@ test('the balancer sends every request, uploads too, round robin to both servers
   expect(nginx).toContain('client_max_body_size 0;')
   expect(nginx).toContain('proxy_request_buffering off;')
 })
+
+test('a server that is gone is skipped: the balancer tries the next one, and gives up connecting in seconds', () => {
+  // tests/cluster.test.ts runs this file's nginx and kills a server behind it.
+  expect(nginx).toContain('proxy_next_upstream error timeout;')
+  expect(nginx).not.toContain('non_idempotent')
+  const connect = /proxy_connect_timeout (\d+)s;/.exec(nginx)
+  expect(Number(connect?.[1])).toBeLessThanOrEqual(5)
+  expect(nginx).toMatch(/server app1:3000 max_fails=\d+ fail_timeout=\d+s;/)
+})
