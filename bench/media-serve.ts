@@ -80,7 +80,7 @@ const segments: Uint8Array[] = []
 async function fillBucket(bucket: S3Config) {
   const storage = s3Storage(bucket)
   const base = `streams/${folder}`
-  const put = (key: string, bytes: Uint8Array | string, type: string) =>
+  const put = (key: string, bytes: Uint8Array<ArrayBuffer> | string, type: string) =>
     storage.write(key, new Response(bytes).body!, { type })
   for (let i = 0; i < SEGMENTS; i++) {
     const bytes = new Uint8Array(SEGMENT_BYTES)
