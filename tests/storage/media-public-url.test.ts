@@ -179,6 +179,14 @@ describeSkipIf(s3Available().reason)(
       for (const directive of ['img-src', 'media-src', 'connect-src']) {
         expect(csp).toMatch(new RegExp(`${directive} 'self' ${origin.replace(/[.:/]/g, '\\$&')}`))
       }
+      // The embeddable player writes its own policy.
+      const { slug } = (await t.call('GET', `/api/videos/${video._id}`, { token })).json.data.video
+      const embed = await get(`/work/${slug}/embed`)
+      expect(embed.status).toBe(200)
+      await embed.arrayBuffer()
+      const own = embed.headers.get('content-security-policy')!
+      expect(own).toContain(`media-src 'self' ${origin};`)
+      expect(own).toContain(`img-src 'self' ${origin};`)
     })
 
     test('the master never redirects: closed to visitors once streams exist, streamed to an admin', async () => {
