@@ -13,6 +13,7 @@ const benches: Record<string, string> = {
   catalogue: 'bench/catalogue.ts',
   's3-clients': 'bench/s3-clients.ts',
   storage: 'bench/storage.ts',
+  'media-serve': 'bench/media-serve.ts',
 }
 const name = process.argv[2]
 if (!name || !benches[name]) {

@@ -90,6 +90,12 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  // The bucket's public base (a CDN in front of it, or its own public URL): set, /media answers
+  // a shown work's public files with a redirect there instead of streaming them (record 073).
+  MEDIA_PUBLIC_URL: optionalUrl(['http://', 'https://']).refine(
+    (v) => v === undefined || URL.canParse(v),
+    'must be a URL such as https://cdn.example.com',
+  ),
 
   // Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges).
   TRUSTED_PROXIES: z
@@ -122,6 +128,11 @@ export type Config = {
   media: MediaConfig
   /** Set: media live in this bucket; unset: on DATA_DIR's disk. */
   s3: S3Config | undefined
+  /**
+   * Set (with a bucket only): the public base URL of the bucket's keys, without a trailing
+   * slash; /media redirects a shown work's public files to `<mediaPublicUrl>/<key>`.
+   */
+  mediaPublicUrl: string | undefined
 }
 
 export type S3Config = {
@@ -151,6 +162,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${key} ${issue?.message ?? 'is invalid'}`)
   }
   const e = parsed.data
+  if (e.MEDIA_PUBLIC_URL && !e.S3_BUCKET) {
+    // Its URLs name the bucket's keys: without a bucket they would lead nowhere.
+    throw new ConfigError('Invalid configuration: MEDIA_PUBLIC_URL needs S3_BUCKET')
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -182,5 +197,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
         }
       : undefined,
+    mediaPublicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
   }
 }

@@ -146,6 +146,7 @@ export function createPaths(deps: {
     prefixSigned: (first, expires, signature) =>
       services.prefixes.verify(first, expires, signature),
     admin: async (req) => (await services.sessions.sessionOf(req)) !== null,
+    publicUrl: config.mediaPublicUrl,
   }
 
   async function route(

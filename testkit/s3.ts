@@ -11,6 +11,7 @@ import {
   DeleteObjectsCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  PutBucketPolicyCommand,
   type S3Client,
 } from '@aws-sdk/client-s3'
 import type { S3Config } from '../src/config.ts'
@@ -136,6 +137,29 @@ export function s3Env(config: S3Config): Record<string, string> {
     S3_REGION: config.region,
     S3_FORCE_PATH_STYLE: config.forcePathStyle ? 'true' : 'false',
   }
+}
+
+/**
+ * Lets anyone read the bucket's public prefixes (`streams/`, `images/`), as a bucket behind a CDN
+ * or served by its own public URL would; masters and tus uploads stay private. Returns the
+ * bucket's public base URL (path-style).
+ */
+export async function publishPublicPrefixes(config: S3Config): Promise<string> {
+  const client = s3Client(config)
+  const Bucket = config.bucket
+  try {
+    const Resource = ['streams', 'images'].map((p) => `arn:aws:s3:::${Bucket}/${p}/*`)
+    const statement = { Effect: 'Allow', Principal: '*', Action: ['s3:GetObject'], Resource }
+    await client.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: JSON.stringify({ Version: '2012-10-17', Statement: [statement] }),
+      }),
+    )
+  } finally {
+    client.destroy()
+  }
+  return `${config.endpoint}/${Bucket}`
 }
 
 /** Every key in the bucket, sorted. */

@@ -1,26 +1,46 @@
 // Headers on every answer. Scripts only from our own origin (no inline), no framing, and no
 // Referer, because reset links carry tokens in their path.
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+const policy = (media: string) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${media} data: blob:`,
+    `media-src ${media} blob:`,
+    "font-src 'self'",
+    // hls.js fetches playlists and segments itself.
+    `connect-src ${media}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
 
-const HEADERS = Object.entries({
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-})
+export const CONTENT_SECURITY_POLICY = policy("'self'")
+
+const headersOf = (csp: string) =>
+  Object.entries({
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  })
+
+let HEADERS = headersOf(CONTENT_SECURITY_POLICY)
+let media = "'self'"
+
+/**
+ * Where media may load from: our origin, and the origin of MEDIA_PUBLIC_URL when /media redirects
+ * there. One app per process, so the app sets it once as it starts.
+ */
+export function allowMediaFrom(publicUrl: string | undefined): void {
+  media = publicUrl ? `'self' ${new URL(publicUrl).origin}` : "'self'"
+  HEADERS = headersOf(policy(media))
+}
+
+/** The sources media and images may come from, for policies written elsewhere. */
+export const mediaSources = () => media
 
 /** For answers about or for one signed-in admin (and tokens): no browser or proxy keeps them. */
 export const NO_STORE = 'no-store'

@@ -13,7 +13,7 @@ import type { SiteService } from '../services/site.ts'
 import type { PublicVideoView, VideosService } from '../services/videos.ts'
 import type { PublicPages } from './public-pages.ts'
 import { scriptJson } from './public-pages.ts'
-import { markSecured } from './security-headers.ts'
+import { markSecured, mediaSources } from './security-headers.ts'
 
 type Deps = {
   videos: Pick<VideosService, 'bySlug' | 'publicList'>
@@ -128,7 +128,7 @@ export function createWorkPages(deps: Deps) {
           'Cache-Control': 'no-cache',
           // Its own policy, complete: media and images from here, any framer, and no script but
           // the levelling one, by its hash.
-          'Content-Security-Policy': `default-src 'none'; media-src 'self'; img-src 'self'; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
+          'Content-Security-Policy': `default-src 'none'; media-src ${mediaSources()}; img-src ${mediaSources()}; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
           'X-Content-Type-Options': 'nosniff',
           'Referrer-Policy': 'no-referrer',
         },

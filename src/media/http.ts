@@ -3,6 +3,8 @@
 // for it, otherwise to an admin session or through a signed link (docs/decisions/058, 059). A
 // hidden work's files answer only to an admin session, under a signed prefix (/media/s/…), or
 // through a review link (/r/<token>/media/…, src/http/review-pages.ts): docs/decisions/064.
+// With a public base URL for the bucket, a shown work's public files answer with a redirect
+// there instead (record 073); everything checked per request keeps streaming through here.
 import { IMMUTABLE, serveObject } from './range.ts'
 import { derivedFile, type MediaStore, storedFile } from './store.ts'
 
@@ -30,6 +32,8 @@ export type MediaAccess = {
   prefixSigned(first: string, expires: string, signature: string): Promise<boolean>
   /** Whether the request carries an admin's session. */
   admin(request: Request): Promise<boolean>
+  /** Set: the public base URL of the bucket's keys (no trailing slash), for public files. */
+  publicUrl?: string | undefined
 }
 
 /** Answers the request when its path is under /media/; undefined hands it on. */
@@ -72,12 +76,16 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
     const file = derivedFile(name.split('/'))
     if (!file) return notFound()
     const cache = file.key.endsWith('.m3u8') ? PLAYLIST_CACHE : IMMUTABLE
+    if (access.publicUrl) return redirect(access.publicUrl, file.key, cache)
     return serveObject(request, store.storage, file.key, file.type, cache)
   }
   const file = storedFile(name)
   if (!file) return notFound()
   const { key, type } = file
-  if (!type.startsWith('video/')) return serveObject(request, store.storage, key, type)
+  if (!type.startsWith('video/')) {
+    if (access.publicUrl) return redirect(access.publicUrl, key, IMMUTABLE)
+    return serveObject(request, store.storage, key, type)
+  }
 
   const search = new URL(request.url).searchParams
   if (search.has('signature')) {
@@ -92,6 +100,19 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
     return notFound()
   }
   return serveObject(request, store.storage, key, type, MASTER_CACHE)
+}
+
+/**
+ * A shown work's public file, at the bucket's public URL. The redirect is cached as the file
+ * would be: a key never changes its bytes, a playlist's redirect only as long as the playlist. A
+ * master playlist's relative URIs then resolve under the same base, so renditions and segments
+ * load from there too (the keys keep the app's folder layout under `streams/`).
+ */
+function redirect(publicUrl: string, key: string, cacheControl: string): Response {
+  return new Response(null, {
+    status: 302,
+    headers: { Location: `${publicUrl}/${key}`, 'Cache-Control': cacheControl },
+  })
 }
 
 /**

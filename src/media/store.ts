@@ -244,6 +244,8 @@ export const SWEEP_MIN_AGE_MS: Record<Storage['engine'], number> = {
 export type SweepOptions = {
   /** Objects changed more recently than this are kept, named or not. */
   minAgeMs?: number
+  /** The time ages are measured at (ms since the epoch; default: now). */
+  now?: number
 }
 
 /**
@@ -253,7 +255,8 @@ export type SweepOptions = {
  * worker processes). Returns the names removed. `keep` may be computed from what was listed (the
  * stored names and folders, then the scratch's job folders), after the listing: an entry made
  * later is then never judged on rows read before it. An owner with any object younger than
- * `minAgeMs` stays.
+ * `minAgeMs` stays. On s3, unfinished multipart uploads to the store's keys begun more than
+ * `minAgeMs` ago are aborted.
  */
 export async function sweep(
   store: MediaStore,
@@ -279,11 +282,18 @@ export async function sweep(
   for (const names of holders.get(store) ?? []) for (const name of await names()) kept.add(name)
 
   const minAgeMs = options.minAgeMs ?? SWEEP_MIN_AGE_MS[store.storage.engine]
-  const cutoff = Date.now() - minAgeMs
+  const now = options.now ?? Date.now()
+  const cutoff = now - minAgeMs
   const orphans = [...keys].filter(
     ([owner, entry]) => !kept.has(owner) && (minAgeMs === 0 || entry.newest < cutoff),
   )
   await store.storage.delete(orphans.flatMap(([, entry]) => entry.keys))
+  // Writes a crash stopped mid-way, for stores without a lifecycle rule that aborts them; a
+  // write in progress on another server is younger than the minimum age.
+  const aborted = (await store.storage.abortUploads?.(new Date(now - minAgeMs))) ?? []
+  if (aborted.length > 0) {
+    console.log(`[media] aborted ${aborted.length} unfinished upload(s) to the store`)
+  }
   const leftJobs = jobs.filter((name) => !kept.has(name))
   for (const entry of scratch) {
     if (scratchJobId(entry) && kept.has(entry)) continue

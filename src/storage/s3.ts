@@ -448,6 +448,35 @@ export function s3Storage(s3: S3Config): Storage {
       return undefined
     },
 
+    async abortUploads(startedBefore) {
+      const { sdk, client } = await load()
+      const aborted: string[] = []
+      let KeyMarker: string | undefined
+      let UploadIdMarker: string | undefined
+      do {
+        const page = await client
+          .send(new sdk.ListMultipartUploadsCommand({ Bucket: bucket, KeyMarker, UploadIdMarker }))
+          .catch(failed)
+        for (const upload of page.Uploads ?? []) {
+          const { Key, UploadId, Initiated } = upload
+          // Only the store's own keys: tus keeps its uploads in progress under `uploads/`, which
+          // no storage key can name, and anything else in the bucket is not ours.
+          if (!Key || !UploadId || !partsOfKey(Key)) continue
+          if (!Initiated || Initiated.getTime() >= startedBefore.getTime()) continue
+          await client
+            .send(new sdk.AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId }))
+            .catch((error) => {
+              // Completed or aborted by its writer meanwhile.
+              if (nameOf(error) !== 'NoSuchUpload') failed(error)
+            })
+          aborted.push(Key)
+        }
+        KeyMarker = page.IsTruncated ? page.NextKeyMarker : undefined
+        UploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined
+      } while (KeyMarker)
+      return aborted
+    },
+
     async check() {
       const { sdk, client } = await load().catch(failed)
       await client

@@ -30,6 +30,11 @@ export type Storage = {
   localPath(key: string): string | undefined
   /** Answers when the store is reachable and usable; throws a one-line reason otherwise. */
   check(): Promise<void>
+  /**
+   * Aborts the store's unfinished multipart uploads to its own keys begun before `startedBefore`
+   * (what a crash mid-write leaves), and returns their keys. Only engines that have them.
+   */
+  abortUploads?(startedBefore: Date): Promise<string[]>
 }
 
 export class StorageError extends Error {

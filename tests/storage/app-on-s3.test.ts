@@ -75,6 +75,8 @@ describeSkipIf(s3Available().reason)('the app on an S3 bucket', () => {
     expect(part.headers.get('content-range')).toBe(`bytes 100-1099/${original.length}`)
     expect(new Uint8Array(await part.arrayBuffer())).toEqual(original.subarray(100, 1100))
     const thumb = await t.fetch(made.thumbnailUrl)
+    // Without MEDIA_PUBLIC_URL every file streams through the app, public ones too.
+    expect([thumb.status, thumb.headers.get('location')]).toEqual([200, null])
     expect(new Uint8Array(await thumb.arrayBuffer())).toEqual(
       await Bun.file((await fixtures()).jpg).bytes(),
     )
