@@ -34,6 +34,44 @@ async function fsync(path: string): Promise<void> {
   }
 }
 
+// A read is pulled a chunk at a time as the reader asks for it: a slow reader (a player on a
+// phone, a backup to a slow disk) holds the next chunk back, never the rest of the file in memory.
+const READ_CHUNK = 1024 * 1024
+
+/** The bytes `start`…`end` (inclusive) of a file, read on demand. */
+function fileStream(path: string, start: number, end: number): ReadableStream<Uint8Array> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined
+  let position = start
+  const close = async () => {
+    const open = handle
+    handle = undefined
+    await open?.close()
+  }
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        handle ??= await open(path, 'r')
+        const length = Math.min(READ_CHUNK, end + 1 - position)
+        const chunk = length > 0 ? new Uint8Array(length) : undefined
+        const { bytesRead } = chunk
+          ? await handle.read(chunk, 0, length, position)
+          : { bytesRead: 0 }
+        if (!chunk || bytesRead === 0) {
+          await close()
+          controller.close()
+          return
+        }
+        position += bytesRead
+        controller.enqueue(chunk.subarray(0, bytesRead))
+      } catch (error) {
+        await close().catch(() => {})
+        controller.error(error)
+      }
+    },
+    cancel: close,
+  })
+}
+
 export function diskStorage(root: string, scratch: string): Storage {
   // Made once, when the engine is built at start-up: `check` then reports a folder removed later
   // instead of quietly making an empty one.
@@ -124,9 +162,8 @@ export function diskStorage(root: string, scratch: string): Storage {
       const path = pathOf(key)
       const info = await stat(path).catch(() => undefined)
       if (!info?.isFile()) return undefined
-      const file = Bun.file(path)
-      const body = range ? file.slice(range.start, range.end + 1).stream() : file.stream()
-      return { body, size: info.size }
+      const end = range ? Math.min(range.end, info.size - 1) : info.size - 1
+      return { body: fileStream(path, range?.start ?? 0, end), size: info.size }
     },
 
     async stat(key) {

@@ -30,13 +30,15 @@ describe('parseRange', () => {
 })
 
 // The same answers whether the engine has a local file (sent by Bun) or only streams its bytes:
-// the disk engine with its local path withheld is the streamed path an object store takes.
-const engines: [string, (storage: Storage) => Storage][] = [
-  ['a local file', (storage) => storage],
-  ['streamed bytes', (storage) => ({ ...storage, localPath: () => undefined })],
+// the disk engine with its local path withheld is the streamed path an object store takes. One
+// difference is Bun's: it drops a Content-Length set on a streamed body and sends it chunked, so
+// a streamed 206 carries Content-Range and exactly its bytes, but no Content-Length (HEAD does).
+const engines: [string, (storage: Storage) => Storage, boolean][] = [
+  ['a local file', (storage) => storage, true],
+  ['streamed bytes', (storage) => ({ ...storage, localPath: () => undefined }), false],
 ]
 
-describe.each(engines)('serveObject over HTTP, from %s', (_, engine) => {
+describe.each(engines)('serveObject over HTTP, from %s', (_, engine, sized) => {
   let dir: string
   const key = `masters/${'c'.repeat(32)}.mp4`
   let bytes: Uint8Array<ArrayBuffer>
@@ -76,7 +78,7 @@ describe.each(engines)('serveObject over HTTP, from %s', (_, engine) => {
     const res = await get({ range: 'bytes=0-99' })
     expect(res.status).toBe(206)
     expect(res.headers.get('content-range')).toBe('bytes 0-99/50000')
-    expect(res.headers.get('content-length')).toBe('100')
+    expect(res.headers.get('content-length')).toBe(sized ? '100' : null)
     expect(await body(res)).toEqual(bytes.subarray(0, 100))
   })
 
@@ -160,7 +162,6 @@ describe('a large object streamed without a local file', () => {
     const before = process.memoryUsage.rss()
     const res = await fetch(server.url)
     expect(res.status).toBe(200)
-    expect(res.headers.get('content-length')).toBe(String(size))
     let received = 0
     let peak = before
     for await (const part of res.body!) {
