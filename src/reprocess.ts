@@ -9,7 +9,7 @@ import { connectDatabase } from './database.ts'
 import { DatabaseUnreachableError } from './database-wait.ts'
 import { EmbeddedNotServedError } from './embedded-socket.ts'
 import { startMediaQueue } from './processing/queue.ts'
-import { requeue } from './processing/video-rows.ts'
+import { requeue } from './videos/rows.ts'
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

@@ -11,7 +11,7 @@ import { logUnexpected } from '../db-errors.ts'
 import { putInPlace } from '../schemas/html.ts'
 import { LANDING_PAGE_SIZE, PAGE_DATA_ID } from '../schemas/public-page.ts'
 import type { SiteService } from '../services/site.ts'
-import type { PublicVideoView, VideosService } from '../services/videos.ts'
+import type { PublicVideoView, VideosService } from '../videos/index.ts'
 import { AnswerCache } from './response-cache.ts'
 import { markSecured, withSecurityHeaders } from './security-headers.ts'
 

@@ -13,7 +13,7 @@ import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { reviewLinkGoneMessage } from '../schemas/review-link.ts'
 import type { ReviewLinksService } from '../services/review-links.ts'
-import type { PublicVideoView } from '../services/videos.ts'
+import type { PublicVideoView } from '../videos/index.ts'
 import { readCapped } from './body.ts'
 import type { PublicPages } from './public-pages.ts'
 

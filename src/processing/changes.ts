@@ -5,7 +5,7 @@
 // that every committed write moves: the row count (deletes), and the sum over the rows of `xmin`,
 // the transaction that wrote each row's current version, so an insert or an update of any column
 // (an edit's title, the curated order, `published`) moves it; an uncommitted write is not seen.
-// The pipeline's writes also move `media_revision` (src/processing/video-rows.ts). The site
+// The pipeline's writes also move `media_revision` (src/videos/rows.ts). The site
 // content's versions are watched the same way, for servers sharing one database.
 import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../database.ts'

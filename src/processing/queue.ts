@@ -4,22 +4,16 @@
 // marks the video failed when every attempt died without an answer (a killed process, a hang).
 // Settings and their measurements: docs/decisions/023.
 import { sql } from 'drizzle-orm'
-import type { DrizzleTransactionLike, JobWithMetadata, PgBoss } from 'pg-boss'
+import type { JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
 import type { PoolTarget } from '../database.ts'
 import { timeMediaJob } from '../http/process-metrics.ts'
+import type { ProcessVideoPayload, QueueTx } from '../videos/job.ts'
 import { type DeadLetterDeps, markDeadLettered } from './jobs/dead-letter.ts'
-import {
-  type ProcessVideoDeps,
-  type ProcessVideoPayload,
-  processVideoJob,
-} from './jobs/process-video.ts'
+import { type ProcessVideoDeps, processVideoJob } from './jobs/process-video.ts'
 
 export const MEDIA_QUEUE = 'media'
 export const MEDIA_FAILED_QUEUE = 'media-failed'
-
-/** A transaction the job is created (or cancelled) in, so it commits or rolls back with the row. */
-export type QueueTx = DrizzleTransactionLike
 
 /** The one job per video file: a replaced file's job is another key, a repeat is refused. */
 const singletonKey = (videoId: string, sourceKey: string) => `${videoId}:${sourceKey}`

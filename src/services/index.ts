@@ -13,13 +13,13 @@ import type { MediaQueue } from '../processing/queue.ts'
 import { mailFrom } from '../schemas/brand.ts'
 import { createStorage } from '../storage/index.ts'
 import { createUploads } from '../uploads/index.ts'
+import { createVideosService } from '../videos/index.ts'
 import { createActivityService } from './activity.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
 import { createReviewLinksService } from './review-links.ts'
 import { serverKey } from './server-keys.ts'
 import { createSiteService } from './site.ts'
-import { createVideosService } from './videos.ts'
 
 export function createServices(config: Config, database: Database, queue: MediaQueue) {
   const mailer = createMailer({

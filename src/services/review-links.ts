@@ -19,8 +19,8 @@ import {
   type ReviewLinkView,
   reviewLinkLimits,
 } from '../schemas/review-link.ts'
+import type { PublicVideoView, VideosService } from '../videos/index.ts'
 import type { ActivityService } from './activity.ts'
-import type { PublicVideoView, VideosService } from './videos.ts'
 
 /** As a sign-in's (src/services/auth.ts), with a link in place of an e-mail. */
 export const REVIEW_PASSWORD_LIMITS: LimitOptions = {

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import { startMediaQueue } from '../../src/processing/queue.ts'
-import { requeue } from '../../src/processing/video-rows.ts'
 import { siteMsg } from '../../src/schemas/site.ts'
+import { requeue } from '../../src/videos/rows.ts'
 import { callerAs } from '../../testkit/caller.ts'
 import {
   type Measured,

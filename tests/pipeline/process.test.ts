@@ -9,12 +9,10 @@ import { sql } from 'drizzle-orm'
 import { type Job, type JobWithMetadata, PgBoss } from 'pg-boss'
 import { mediaStore } from '../../src/media/store.ts'
 import { deadLetterReason, markDeadLettered } from '../../src/processing/jobs/dead-letter.ts'
-import {
-  type ProcessVideoPayload,
-  processVideoJob,
-} from '../../src/processing/jobs/process-video.ts'
+import { processVideoJob } from '../../src/processing/jobs/process-video.ts'
 import { MEDIA_FAILED_QUEUE } from '../../src/processing/queue.ts'
 import { retryNotFailed } from '../../src/schemas/video.ts'
+import type { ProcessVideoPayload } from '../../src/videos/job.ts'
 import { testSkipIf } from '../../testkit/skip.ts'
 import { diskOnly, startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {

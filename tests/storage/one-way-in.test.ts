@@ -31,8 +31,12 @@ test('the media code reaches stored bytes through the storage, not node:fs', () 
     'src/media/range.ts',
     'src/uploads/intake.ts',
     'src/http/review-pages.ts',
-    'src/processing/video-rows.ts',
-    'src/services/videos.ts',
+    'src/videos/rows.ts',
+    'src/videos/index.ts',
+    'src/videos/context.ts',
+    'src/videos/queries.ts',
+    'src/videos/commands.ts',
+    'src/videos/maintenance.ts',
   ]
   for (const path of modules) {
     const text = readFileSync(join(ROOT, path), 'utf8')

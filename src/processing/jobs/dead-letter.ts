@@ -5,8 +5,8 @@ import { rm } from 'node:fs/promises'
 import type { JobWithMetadata } from 'pg-boss'
 import type { Db } from '../../database.ts'
 import { jobScratch, type MediaStore } from '../../media/store.ts'
-import { markFailed } from '../video-rows.ts'
-import type { ProcessVideoPayload } from './process-video.ts'
+import { isPayload, type ProcessVideoPayload } from '../../videos/job.ts'
+import { markFailed } from '../../videos/rows.ts'
 
 export type DeadLetterDeps = { db: Db; store: MediaStore; onChange?: () => void }
 
@@ -40,7 +40,7 @@ export async function markDeadLettered(
   original: (id: string) => Promise<{ output: unknown; retryCount: number } | undefined>,
 ): Promise<void> {
   const payload = job.data
-  if (typeof payload?.videoId !== 'string' || typeof payload.sourceKey !== 'string') return
+  if (!isPayload(payload)) return
   const source = job.sourceId ? await original(job.sourceId) : undefined
   const attempts = (job.sourceRetryCount ?? source?.retryCount ?? 0) + 1
   if (job.sourceId) await rm(jobScratch(deps.store, job.sourceId), { recursive: true, force: true })

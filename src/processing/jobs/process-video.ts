@@ -10,12 +10,10 @@ import type { Job } from 'pg-boss'
 import type { Db } from '../../database.ts'
 import { jobScratch, type MediaStore, removeFolders } from '../../media/store.ts'
 import { keyOfName } from '../../storage/keys.ts'
+import { isPayload, type ProcessVideoPayload } from '../../videos/job.ts'
+import { markFailed, markProcessing, markReady, writeProgress } from '../../videos/rows.ts'
 import { ProcessingError } from '../processing-error.ts'
 import { processVideo } from '../transcode.ts'
-import { markFailed, markProcessing, markReady, writeProgress } from '../video-rows.ts'
-
-/** The video and the file (its store name) the job was made for. */
-export type ProcessVideoPayload = { videoId: string; sourceKey: string }
 
 export type ProcessVideoDeps = {
   db: Db
@@ -27,11 +25,6 @@ export type ProcessVideoDeps = {
 }
 
 export const PROGRESS_EVERY_MS = 1000
-
-function isPayload(data: unknown): data is ProcessVideoPayload {
-  const d = data as Partial<ProcessVideoPayload> | null
-  return typeof d?.videoId === 'string' && typeof d.sourceKey === 'string'
-}
 
 export function processVideoJob(deps: ProcessVideoDeps) {
   const { db, store } = deps

@@ -1,17 +1,20 @@
-// The media pipeline's writes to a video row, in one place. Each is guarded by the file it was
-// started for (`id` and `video_key`): a video replaced or deleted meanwhile matches no row, and
-// the caller drops its work. Each also takes a new number from `video_media_revision`, so a
-// server notices writes made by other processes (src/processing/changes.ts). None of them
-// touches `updated_at`: the dashboard's "Updated" is an admin's edit.
+// A video's status machine and the media pipeline's writes to its row, in one place. A video is
+// `queued` when created, when its file is replaced (`unprocessed` resets all the old file gave)
+// and on Retry or reprocess (`requeue`); a job's attempt makes it `processing`, then `ready` with
+// its outputs or `failed` with a reason (also the dead-letter worker's, when no attempt is left).
+// Each pipeline write is guarded by the file it was started for (`id` and `video_key`): a video
+// replaced or deleted meanwhile matches no row, and the caller drops its work. Each also takes a
+// new number from `video_media_revision`, so a server notices writes made by other processes
+// (src/processing/changes.ts). None of them touches `updated_at`: the dashboard's "Updated" is an
+// admin's edit.
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { type MediaStore, publishFolder, removeFolders } from '../media/store.ts'
+import type { Loudness } from '../processing/loudness.ts'
+import type { MediaProbe } from '../processing/probe.ts'
 import type { VideoStatus } from '../schemas/video.ts'
-import type { ProcessVideoPayload } from './jobs/process-video.ts'
-import type { Loudness } from './loudness.ts'
-import type { MediaProbe } from './probe.ts'
-import type { MediaQueue, QueueTx } from './queue.ts'
+import type { EnqueueJob, ProcessVideoPayload, QueueTx } from './job.ts'
 
 const nextRevision = sql`nextval('video_media_revision')`
 
@@ -150,7 +153,7 @@ export async function markReady(
  */
 export async function requeue(
   db: Db,
-  queue: Pick<MediaQueue, 'enqueue'>,
+  queue: { enqueue: EnqueueJob },
   ids: string[],
   from: VideoStatus[],
 ): Promise<string[]> {

@@ -1,0 +1,88 @@
+// What the videos' queries, commands and maintenance share: their dependencies, the one read
+// cache (every write empties it), the admins' view of a row, and the lookups the writes check
+// against.
+import { asc, desc, eq, sql } from 'drizzle-orm'
+import { videos } from '../../db/schema.ts'
+import type { Db } from '../database.ts'
+import { AppError } from '../errors.ts'
+import type { MasterLinks } from '../media/master-links.ts'
+import type { MediaPrefixes } from '../media/media-prefixes.ts'
+import type { MediaStore } from '../media/store.ts'
+import type { MediaQueue } from '../processing/queue.ts'
+import { msg } from '../schemas/messages.ts'
+import { ReadCache } from '../services/read-cache.ts'
+import type { TusEndpoint } from '../uploads/tus.ts'
+import { toView, type VideoView, type ViewRow, viewColumns } from './views.ts'
+
+export type VideosDeps = {
+  db: Db
+  store: MediaStore
+  uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
+  queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'activeJobs'>
+  links: Pick<MasterLinks, 'sign'>
+  /** Signs the media URLs of hidden works in admins' answers (docs/decisions/064). */
+  prefixes: MediaPrefixes
+}
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** The public order admins set; videos created at once (one position) newest first. */
+export const CURATED = [asc(videos.position), desc(videos.createdAt), desc(videos.id)]
+const titleKey = (title: string) => title.trim().toLowerCase()
+
+export type VideosContext = ReturnType<typeof createVideosContext>
+
+export function createVideosContext(deps: VideosDeps) {
+  const { db, prefixes } = deps
+  const reads = new ReadCache()
+  // Admins' answers hold signed prefixes of the bucket they were made in: a new bucket makes
+  // every kept answer stale, as a write does.
+  let bucket = prefixes.bucket()
+  const syncBucket = () => {
+    const now = prefixes.bucket()
+    if (now !== bucket) {
+      bucket = now
+      reads.invalidate()
+    }
+  }
+
+  /**
+   * A video as admins see it. The master's own address closes to visitors once streams exist, so
+   * an admin's `videoUrl` is always under a signed prefix: it keeps answering (the original, byte
+   * for byte) whatever the processing does. A hidden work's other files are signed as well.
+   */
+  async function adminView(row: ViewRow): Promise<VideoView> {
+    const view = toView(row)
+    await prefixes.ready()
+    const sign = (url: string) => prefixes.url(url)
+    if (row.published && row.status !== 'failed') return { ...view, videoUrl: sign(view.videoUrl) }
+    const signOrNull = (url: string | null) => (url === null ? null : sign(url))
+    return {
+      ...view,
+      videoUrl: sign(view.videoUrl),
+      thumbnailUrl: sign(view.thumbnailUrl),
+      brandLogoUrl: sign(view.brandLogoUrl),
+      hlsUrl: signOrNull(view.hlsUrl),
+      mp4Url: signOrNull(view.mp4Url),
+      previewUrl: signOrNull(view.previewUrl),
+    }
+  }
+
+  async function find(id: string): Promise<ViewRow> {
+    const [row] = UUID_RE.test(id)
+      ? await db.select(viewColumns).from(videos).where(eq(videos.id, id))
+      : []
+    if (!row) throw new AppError('NOT_FOUND', msg.videoNotFound)
+    return row
+  }
+
+  async function titleAvailable(title: string, exceptId?: string): Promise<boolean> {
+    const [taken] = await db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(sql`lower(${videos.title}) = ${titleKey(title)}`)
+      .limit(1)
+    return !taken || taken.id === exceptId
+  }
+
+  return { ...deps, reads, syncBucket, adminView, find, titleAvailable }
+}

@@ -1,0 +1,55 @@
+// What a start runs over the videos: a job for every video still queued, and the sweep of media
+// files and scratch folders no row or running job accounts for.
+import { eq } from 'drizzle-orm'
+import { videos } from '../../db/schema.ts'
+import { scratchJobId, sweep } from '../media/store.ts'
+import type { VideosContext } from './context.ts'
+import { keysOf } from './files.ts'
+
+export function createVideoMaintenance(ctx: VideosContext) {
+  const { db, store, queue } = ctx
+
+  return {
+    /** Start-up: every queued video gets its job, unless it has one (idempotent). */
+    async enqueueQueued(): Promise<number> {
+      const rows = await db
+        .select({ videoId: videos.id, sourceKey: videos.videoKey })
+        .from(videos)
+        .where(eq(videos.status, 'queued'))
+      let added = 0
+      for (const row of rows) if (await queue.enqueue(row)) added++
+      if (added > 0) queue.wake()
+      return added
+    },
+
+    /**
+     * Start-up: media files and streams folders no row names are removed (see docs/media.md
+     * "On disk"), and the scratch folders of jobs no worker is running. Rows are read after the
+     * store is listed and under a share lock, so a worker process finishing meanwhile (it holds
+     * the row while it stores its folder) is waited for, not swept.
+     */
+    async sweepOrphans(): Promise<string[]> {
+      return sweep(store, async (listed) => {
+        const jobs = listed.flatMap((name) => scratchJobId(name) ?? [])
+        // A job still active may have a worker process writing there (a crashed one's retry
+        // clears its own); any other job's scratch is a leftover.
+        const active = await queue.activeJobs(jobs)
+        const rows = await db
+          .select({
+            videoKey: videos.videoKey,
+            thumbnailKey: videos.thumbnailKey,
+            brandLogoKey: videos.brandLogoKey,
+            streamsKey: videos.streamsKey,
+          })
+          .from(videos)
+          .for('share')
+        const keep = new Set(rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']))
+        for (const name of listed) {
+          const job = scratchJobId(name)
+          if (job && active.has(job)) keep.add(name)
+        }
+        return keep
+      })
+    },
+  }
+}

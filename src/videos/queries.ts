@@ -1,0 +1,225 @@
+// The videos' reads: the admins' list, the public list (whole or in pages, with their cursors),
+// one work by id or address, the review page's work, the masters and names /media serves, and
+// the counts. Each answer is kept in the shared read cache until the next change.
+import { and, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm'
+import { videoSlugs, videos } from '../../db/schema.ts'
+import { AppError } from '../errors.ts'
+import {
+  invalidCursor,
+  type PublicListInput,
+  publicPageSize,
+  type VideoOrder,
+} from '../schemas/video.ts'
+import { CURATED, UUID_RE, type VideosContext } from './context.ts'
+import { keysOf } from './files.ts'
+import { type PublicVideoView, toPublicView, toView, type VideoView, viewColumns } from './views.ts'
+
+/** Where a page of the public list ends: the last work's place in the curated order. */
+type Cursor = { position: number; createdAt: string; id: string }
+export type PublicPage = { videos: PublicVideoView[]; nextCursor: string | null }
+/** The creation time as PostgreSQL writes it: exact to the microsecond, unlike a JS Date. */
+const createdText = sql<string>`${videos.createdAt}::text`
+
+const encodeCursor = (c: Cursor) =>
+  Buffer.from(JSON.stringify([c.position, c.createdAt, c.id])).toString('base64url')
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
+    if (Array.isArray(value) && value.length === 3) {
+      const [position, createdAt, id] = value
+      if (
+        Number.isSafeInteger(position) &&
+        typeof createdAt === 'string' &&
+        /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(createdAt) &&
+        typeof id === 'string' &&
+        UUID_RE.test(id)
+      ) {
+        return { position, createdAt, id }
+      }
+    }
+  } catch {}
+  throw new AppError('BAD_REQUEST', invalidCursor, 'cursor')
+}
+
+/** Newest first: the admins' list's default order (docs/api.md). */
+const NEWEST = [desc(videos.createdAt), desc(videos.id)]
+/**
+ * What visitors see: published works that have not failed. A failed video is the admins' to fix
+ * or retry; its master, and any streams of an earlier run, stay out of every public answer.
+ */
+const VISIBLE = and(eq(videos.published, true), ne(videos.status, 'failed'))
+
+export function createVideoQueries(ctx: VideosContext) {
+  const { db, reads, syncBucket, adminView, find, titleAvailable } = ctx
+
+  async function listPage(input: { page: number; limit: number; order: VideoOrder }) {
+    const { page, limit, order } = input
+    const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(videos)
+    const rows = await db
+      .select(viewColumns)
+      .from(videos)
+      .orderBy(...(order === 'curated' ? CURATED : NEWEST))
+      .limit(limit)
+      .offset((page - 1) * limit)
+    const totalPages = Math.max(1, Math.ceil(total / limit))
+    return { videos: await Promise.all(rows.map(adminView)), total, totalPages, page, limit, order }
+  }
+
+  /** Every published work, in the curated order: the bare path's answer, no cap. */
+  async function publicAll(): Promise<{ videos: PublicVideoView[] }> {
+    const rows = await db
+      .select(viewColumns)
+      .from(videos)
+      .where(VISIBLE)
+      .orderBy(...CURATED)
+    return { videos: rows.map((row) => toPublicView(toView(row))) }
+  }
+
+  /**
+   * One page of published works after `cursor` (keyset on the curated order, so a page costs the
+   * same at any depth and works added meanwhile, which lead the order, never shift it).
+   */
+  async function publicPage(limit: number, cursor: Cursor | null): Promise<PublicPage> {
+    const after = cursor
+      ? or(
+          sql`${videos.position} > ${cursor.position}`,
+          and(
+            eq(videos.position, cursor.position),
+            or(
+              sql`${videos.createdAt} < ${cursor.createdAt}::timestamptz`,
+              and(
+                sql`${videos.createdAt} = ${cursor.createdAt}::timestamptz`,
+                sql`${videos.id} < ${cursor.id}::uuid`,
+              ),
+            ),
+          ),
+        )
+      : undefined
+    const rows = await db
+      .select({ ...viewColumns, position: videos.position, createdText: createdText })
+      .from(videos)
+      .where(and(VISIBLE, after))
+      .orderBy(...CURATED)
+      .limit(limit + 1)
+    const page = rows.slice(0, limit)
+    const last = page.at(-1)
+    return {
+      videos: page.map((row) => toPublicView(toView(row))),
+      nextCursor:
+        rows.length > limit && last
+          ? encodeCursor({ position: last.position, createdAt: last.createdText, id: last.id })
+          : null,
+    }
+  }
+
+  return {
+    async list(input: { page: number; limit: number; order: VideoOrder }) {
+      syncBucket()
+      return reads.get(`list:${input.page}:${input.limit}:${input.order}`, () => listPage(input))
+    },
+
+    /** Every published work (no input), or one page of them (`limit`, `cursor`). */
+    async publicList(input?: PublicListInput): Promise<PublicPage | { videos: PublicVideoView[] }> {
+      if (input?.limit === undefined && input?.cursor === undefined) {
+        return reads.get('public', publicAll)
+      }
+      const limit = input.limit ?? publicPageSize.default
+      const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor)
+      return reads.get(`public:${limit}:${input.cursor ?? ''}`, () => publicPage(limit, cursor))
+    },
+
+    async get(id: string): Promise<VideoView> {
+      return adminView(await find(id))
+    },
+
+    /**
+     * The masters visitors may fetch by their URL: those of videos whose streams do not exist
+     * yet and that have not failed, the only ones a public answer names (docs/decisions/058).
+     * Any other master answers only to an admin session or a signed link.
+     */
+    async openMasters(): Promise<ReadonlySet<string>> {
+      return reads.get('open-masters', async () => {
+        const rows = await db
+          .select({ videoKey: videos.videoKey })
+          .from(videos)
+          .where(and(isNull(videos.streamsKey), ne(videos.status, 'failed')))
+        return new Set(rows.map((row) => row.videoKey))
+      })
+    },
+
+    /**
+     * The stream folders and stored names of every work visitors do not see (hidden or failed):
+     * /media answers them only to admins (docs/decisions/064). Kept until the next change, so a
+     * shown work's request pays one set lookup.
+     */
+    async privateNames(): Promise<ReadonlySet<string>> {
+      return reads.get('private-names', async () => {
+        const rows = await db
+          .select({
+            streamsKey: videos.streamsKey,
+            videoKey: videos.videoKey,
+            thumbnailKey: videos.thumbnailKey,
+            brandLogoKey: videos.brandLogoKey,
+          })
+          .from(videos)
+          .where(or(eq(videos.published, false), eq(videos.status, 'failed')))
+        const names = new Set<string>()
+        for (const row of rows) {
+          for (const name of [row.streamsKey, ...keysOf(row)]) if (name) names.add(name)
+        }
+        return names
+      })
+    },
+
+    /**
+     * A work as its review page shows it, shown or hidden, with the folder and names its page
+     * may fetch; null when it is gone.
+     */
+    async forReview(
+      id: string,
+    ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {
+      return reads.get(`review:${id}`, async () => {
+        const [row] = UUID_RE.test(id)
+          ? await db.select(viewColumns).from(videos).where(eq(videos.id, id))
+          : []
+        if (!row) return null
+        const names = new Set([...keysOf(row), ...(row.streamsKey ? [row.streamsKey] : [])])
+        return { video: toPublicView(toView(row)), names }
+      })
+    },
+
+    async checkTitle(title: string, exceptId?: string) {
+      return { available: await titleAvailable(title, exceptId) }
+    },
+
+    async stats() {
+      return reads.get('stats', async () => {
+        const [{ totalVideos } = { totalVideos: 0 }] = await db
+          .select({ totalVideos: count() })
+          .from(videos)
+        return { totalVideos }
+      })
+    },
+
+    /**
+     * A published work by its address: `{ video }`, or `{ redirect }` to its address now when
+     * `slug` is one it had before a rename; null when no published work has it.
+     */
+    async bySlug(slug: string): Promise<{ video: PublicVideoView } | { redirect: string } | null> {
+      return reads.get(`slug:${slug}`, async () => {
+        const [row] = await db
+          .select(viewColumns)
+          .from(videos)
+          .where(and(eq(videos.slug, slug), VISIBLE))
+        if (row) return { video: toPublicView(toView(row)) }
+        const [moved] = await db
+          .select({ slug: videos.slug })
+          .from(videoSlugs)
+          .innerJoin(videos, eq(videos.id, videoSlugs.videoId))
+          .where(and(eq(videoSlugs.slug, slug), VISIBLE))
+        return moved ? { redirect: moved.slug } : null
+      })
+    },
+  }
+}
