@@ -84,6 +84,8 @@ const clippedTexts = (page: Page, rootSelector: string) =>
         .trim()
       if (!text || el.offsetParent === null) continue
       const style = getComputedStyle(el)
+      // Text for screen readers only (a 1 px clipped box) is hidden on purpose, not cut off.
+      if (style.position === 'absolute' && el.clientWidth <= 1 && el.clientHeight <= 1) continue
       const clips = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis'
       if (clips && el.scrollWidth > el.clientWidth + 1 && el.title !== text) out.push(text)
     }
