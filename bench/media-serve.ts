@@ -18,6 +18,7 @@
 import { randomFillSync } from 'node:crypto'
 import type { S3Config } from '../src/config.ts'
 import { s3Storage } from '../src/storage/s3.ts'
+import { memoryOf, sampleRss } from '../testkit/process-memory.ts'
 import { dropBucket, makeBucket, publishPublicPrefixes, s3Available } from '../testkit/s3.ts'
 import { startServer } from '../testkit/server.ts'
 
@@ -46,30 +47,6 @@ async function cpuMs(pid: number): Promise<number> {
   const stat = await Bun.file(`/proc/${pid}/stat`).text()
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS
-}
-
-async function rss(pid: number): Promise<number> {
-  const status = await Bun.file(`/proc/${pid}/status`).text()
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
-}
-
-/** VmRSS of `pid` every SAMPLE_MS until `stop()`, which resolves with the highest sample. */
-function sampleRss(pid: number) {
-  let peak = 0
-  let running = true
-  const done = (async () => {
-    while (running) {
-      peak = Math.max(peak, await rss(pid))
-      await Bun.sleep(SAMPLE_MS)
-    }
-  })()
-  return {
-    async stop() {
-      running = false
-      await done
-      return peak
-    },
-  }
 }
 
 const folder = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
@@ -115,8 +92,8 @@ async function round(pid: number, urlOf: (i: number) => string): Promise<Round> 
   const ttfb: number[] = []
   let checked = 0
   Bun.gc(true)
-  const rssBefore = await rss(pid)
-  const sampler = sampleRss(pid)
+  const rssBefore = await memoryOf(pid)
+  const sampler = sampleRss(pid, SAMPLE_MS)
   const cpuBefore = await cpuMs(pid)
   const started = performance.now()
   await Promise.all(

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { S3Config } from '../src/config.ts'
 import { fixtures } from '../testkit/media.ts'
+import { sampleRss } from '../testkit/process-memory.ts'
 import { bucketKeys, dropBucket, makeBucket, s3Available, s3Env } from '../testkit/s3.ts'
 import { startServer } from '../testkit/server.ts'
 import { tusRaw, tusUpload } from '../testkit/tus.ts'
@@ -60,26 +61,6 @@ async function makeSource(name: string, bytes: number): Promise<string> {
 
 type Server = Awaited<ReturnType<typeof startServer>>
 type Created = { _id: string; videoUrl: string }
-
-/** VmRSS of `pid` every SAMPLE_MS until `stop()`, which resolves with the highest sample. */
-function sampleRss(pid: number) {
-  let peak = 0
-  let running = true
-  const done = (async () => {
-    while (running) {
-      const status = await Bun.file(`/proc/${pid}/status`).text()
-      peak = Math.max(peak, Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024)
-      await Bun.sleep(SAMPLE_MS)
-    }
-  })()
-  return {
-    async stop() {
-      running = false
-      await done
-      return peak
-    },
-  }
-}
 
 /** The small files videos.create needs beside the video, through tus. */
 async function imageUploads(server: Server, token: string) {
@@ -216,7 +197,7 @@ async function measure(
       // Dirty pages written back first, so no run pays for the one before it.
       Bun.spawnSync(['sync'])
       const rssBefore = await server.rss()
-      const sampler = sampleRss(server.pid)
+      const sampler = sampleRss(server.pid, SAMPLE_MS)
       const big = await uploadAndCreate(server, token, uploadSource, `Upload ${round} (${engine})`)
       const peak = await sampler.stop()
       runs.push({
@@ -231,7 +212,7 @@ async function measure(
     const rangeLoad = [await loadavg()]
     const made = await uploadAndCreate(server, token, rangeSource, `Range (${engine})`)
     const rssBefore = await server.rss()
-    const sampler = sampleRss(server.pid)
+    const sampler = sampleRss(server.pid, SAMPLE_MS)
     const read = await readRanges(server, made.video.videoUrl, rangeSource, RANGE_BYTES)
     const peak = await sampler.stop()
     rangeLoad.push(await loadavg())

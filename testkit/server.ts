@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createTestDatabase, sharedTestDatabase } from './database.ts'
+import { memoryOf } from './process-memory.ts'
 
 export const ADMIN_EMAIL = 'owner@studio.test'
 export const ADMIN_PASSWORD = 'owner-pass-123'
@@ -86,10 +87,7 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
     await proc.exited
   }
 
-  const procStatus = async (field: 'VmRSS' | 'VmHWM') => {
-    const status = await Bun.file(`/proc/${proc!.pid}/status`).text()
-    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024
-  }
+  const procStatus = (field: 'VmRSS' | 'VmHWM') => memoryOf(proc!.pid, field)
 
   await start()
   return {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { parseRange, serveObject } from '../../src/media/range.ts'
 import { diskStorage } from '../../src/storage/disk.ts'
 import type { Storage } from '../../src/storage/types.ts'
+import { memoryOf, sampleRss } from '../../testkit/process-memory.ts'
 
 describe('parseRange', () => {
   const size = 1000
@@ -152,10 +153,6 @@ describe('a large object streamed without a local file', () => {
       fetch: (req) => serveObject(req, storage, '${key}', 'video/mp4') })
     console.log(server.url.href)
   `
-  const rssOf = async (pid: number) => {
-    const status = await Bun.file(`/proc/${pid}/status`).text()
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
-  }
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'range-large-'))
@@ -186,16 +183,13 @@ describe('a large object streamed without a local file', () => {
   test('the server keeps a flat memory while it sends a whole 256 MiB object', async () => {
     // A first small read warms the server up: what it keeps for good is not growth.
     await (await fetch(url, { headers: { range: 'bytes=0-1048575' } })).arrayBuffer()
-    const before = await rssOf(server.pid)
-    let peak = before
-    const sampler = setInterval(async () => {
-      peak = Math.max(peak, await rssOf(server.pid).catch(() => 0))
-    }, 20)
+    const before = await memoryOf(server.pid)
+    const sampler = sampleRss(server.pid, 20)
     const res = await fetch(url)
     expect(res.status).toBe(200)
     let received = 0
     for await (const part of res.body!) received += part.length
-    clearInterval(sampler)
+    const peak = Math.max(before, await sampler.stop())
     expect(received).toBe(size)
     console.log(
       `[range] server RSS growth while sending 256 MiB: ${((peak - before) / 2 ** 20).toFixed(0)} MiB`,
