@@ -7,7 +7,7 @@
 // new number from `video_media_revision`, so a server notices writes made by other processes
 // (src/processing/changes.ts). None of them touches `updated_at`: the dashboard's "Updated" is an
 // admin's edit.
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import { type MediaStore, publishFolder, removeFolders } from '../media/store.ts'
@@ -39,44 +39,45 @@ export const unprocessed = {
   processingError: null,
 } as const satisfies Partial<typeof videos.$inferInsert>
 
-/** An attempt starts. False when the file is no longer the video's. */
-export async function markProcessing(db: Db, job: ProcessVideoPayload): Promise<boolean> {
-  const rows = await db
-    .update(videos)
-    .set({ status: 'processing', progress: 0, processingError: null, mediaRevision: nextRevision })
-    .where(forFile(job))
-    .returning({ id: videos.id })
-  return rows.length > 0
-}
-
-/** False when the file is no longer the video's: the attempt should stop. */
-export async function writeProgress(
+/**
+ * One pipeline write to the row of the job's file, with a new media revision; false when the file
+ * is no longer the video's (replaced or deleted meanwhile) or `also` does not hold.
+ */
+async function writeForFile(
   db: Db,
   job: ProcessVideoPayload,
-  percent: number,
+  set: Partial<typeof videos.$inferInsert>,
+  also?: SQL,
 ): Promise<boolean> {
   const rows = await db
     .update(videos)
-    .set({ progress: Math.max(0, Math.min(99, Math.floor(percent))), mediaRevision: nextRevision })
-    .where(forFile(job))
+    .set({ ...set, mediaRevision: nextRevision })
+    .where(and(forFile(job), also))
     .returning({ id: videos.id })
   return rows.length > 0
 }
 
+/** An attempt starts. False when the file is no longer the video's. */
+export const markProcessing = (db: Db, job: ProcessVideoPayload) =>
+  writeForFile(db, job, { status: 'processing', progress: 0, processingError: null })
+
+/** False when the file is no longer the video's: the attempt should stop. */
+export const writeProgress = (db: Db, job: ProcessVideoPayload, percent: number) =>
+  writeForFile(db, job, { progress: Math.max(0, Math.min(99, Math.floor(percent))) })
+
 /** The readable reason stays on the row for the Manage page. False when the file is not the video's. */
-export async function markFailed(
+export const markFailed = (
   db: Db,
   job: ProcessVideoPayload,
   reason: string,
   onlyIf?: VideoStatus[],
-): Promise<boolean> {
-  const rows = await db
-    .update(videos)
-    .set({ status: 'failed', processingError: reason, mediaRevision: nextRevision })
-    .where(and(forFile(job), onlyIf ? inArray(videos.status, onlyIf) : undefined))
-    .returning({ id: videos.id })
-  return rows.length > 0
-}
+) =>
+  writeForFile(
+    db,
+    job,
+    { status: 'failed', processingError: reason },
+    onlyIf ? inArray(videos.status, onlyIf) : undefined,
+  )
 
 /**
  * Stores the finished outputs (a local folder) under a new folder and makes the video ready, in
