@@ -4,6 +4,7 @@ import type Hls from 'hls.js'
 import { HLS_CONFIG } from './hls-config.ts'
 import { type HlsClass, hlsIfLoaded, loadHls } from './load-hls.ts'
 import { levelLoudness } from './loudness.ts'
+import { prefetchingLoader } from './prefetch-loader.ts'
 import {
   type Engine,
   fileUrl,
@@ -83,7 +84,12 @@ export function attachStream(
     }
     engine = 'hls.js'
     const startAt = options.startAt ?? 0
-    hls = new Hls({ ...HLS_CONFIG, ...(startAt > 0 ? { startPosition: startAt } : {}) })
+    hls = new Hls({
+      ...HLS_CONFIG,
+      // What was fetched before the click (prefetch.ts) is taken from memory, not asked again.
+      loader: prefetchingLoader(Hls.DefaultConfig.loader),
+      ...(startAt > 0 ? { startPosition: startAt } : {}),
+    })
     watchFatalErrors(hls, Hls, fallBack)
     hls.loadSource(sources.hlsUrl)
     hls.attachMedia(video)
