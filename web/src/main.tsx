@@ -5,6 +5,7 @@
 // dev server's) is drawn at once.
 import { isAppPath } from '@shared/public-page.ts'
 import { liveOnIntent } from './public/on-intent.ts'
+import { startAhead } from './public/start-ahead.ts'
 import './public.css'
 
 const rootElement = document.getElementById('root')
@@ -17,7 +18,9 @@ if (isAppPath(location.pathname)) {
   import('./app/mount.tsx').then((m) => m.mountApp(rootElement))
 } else if (rootElement.dataset.rendered !== undefined) {
   liveOnIntent(rootElement, () => mountPublic(true))
+  startAhead(rootElement)
 } else {
   // The landing page also stands for any unknown path (the server answers it as a 404).
   void mountPublic(false)
+  startAhead(rootElement)
 }

@@ -1,7 +1,5 @@
 // Work: the public videos in a 1/2/3-column grid, with the phone-sized modal player.
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { needsHlsJs } from '../player/streams.ts'
-import { usePrefetchHls } from '../player/use-stream.ts'
+import { useEffect, useRef, useState } from 'react'
 import { work } from './content.ts'
 import { Spinner } from './icons.tsx'
 import type { PublicVideo } from './publicVideos.ts'
@@ -29,8 +27,7 @@ export function Work({ videos, loading, more, loadingMore, onLoadMore }: Props) 
 
   const returnFocusTo = useRef<HTMLElement | null>(null)
   const gridRef = useRef<HTMLUListElement>(null)
-  const streams = useMemo(() => videos.some(needsHlsJs), [videos])
-  usePrefetchHls(gridRef, streams)
+  // hls.js and the streams' start are fetched ahead by the page's first script (start-ahead.ts).
 
   // The page behind a modal dialog is inert, so focus goes back only once the dialog is gone.
   useEffect(() => {

@@ -82,6 +82,8 @@ export function WorkPlayer({ video }: { video: PublicVideo }) {
         <button
           type="button"
           onClick={() => setStarted(true)}
+          // start-ahead.ts fetches this stream's start before the click.
+          data-stream={video.hlsUrl ?? undefined}
           aria-label={`Play ${video.title}`}
           className="group absolute inset-0 size-full focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
         >

@@ -201,6 +201,8 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
             ref={buttonRef}
             type="button"
             onClick={play}
+            // start-ahead.ts fetches this stream's start before the click.
+            data-stream={video.hlsUrl ?? undefined}
             onPointerEnter={(event) => {
               intendsToPlay()
               if (event.pointerType === 'mouse') startPreview()
