@@ -171,16 +171,47 @@ function installProbe() {
     event.target instanceof HTMLVideoElement && !event.target.hasAttribute('data-preview')
   // On the window, registered first: before start-ahead.ts's own listener answers the press.
   addEventListener('pointerdown', () => (m.down ??= performance.now()), true)
-  document.addEventListener('click', () => (m.t0 ??= performance.now()), true)
+  // The first frame on screen after the click: a frame presented by the player's element (the
+  // tile's own, which a press may have given its stream already, or the modal's, made by the
+  // click) once it plays, since a tile shows its thumbnail over the element until then.
+  let presentedAt: number | null = null
+  let playingAt: number | null = null
+  const settle = () => {
+    if (presentedAt !== null && playingAt !== null) {
+      m.firstFrameAt ??= Math.max(presentedAt, playingAt)
+    }
+  }
+  const watch = (video: HTMLVideoElement) => {
+    if (video.hasAttribute('data-preview')) return
+    video.requestVideoFrameCallback(() => {
+      if (m.video && m.video !== video) return
+      presentedAt ??= performance.now()
+      settle()
+    })
+  }
+  document.addEventListener(
+    'click',
+    () => {
+      if (m.t0 !== null) return
+      m.t0 = performance.now()
+      for (const video of document.querySelectorAll('video')) watch(video)
+    },
+    true,
+  )
   document.addEventListener(
     'loadstart',
     (event) => {
+      if (own(event) && m.t0 !== null) watch(event.target as HTMLVideoElement)
+    },
+    true,
+  )
+  document.addEventListener(
+    'playing',
+    (event) => {
       if (!own(event) || m.t0 === null || m.video) return
-      const video = event.target as HTMLVideoElement
-      m.video = video
-      video.requestVideoFrameCallback(() => {
-        m.firstFrameAt ??= performance.now()
-      })
+      m.video = event.target as HTMLVideoElement
+      playingAt = performance.now()
+      settle()
     },
     true,
   )

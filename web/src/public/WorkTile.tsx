@@ -2,7 +2,7 @@
 // where it has one), fullscreen playback of its stream on click.
 import { useEffect, useRef, useState } from 'react'
 import { type AttachedStream, attachStream } from '../player/attach.ts'
-import { prefetchHls } from '../player/load-hls.ts'
+import { hlsIfLoaded, prefetchHls } from '../player/load-hls.ts'
 import { needsHlsJs } from '../player/streams.ts'
 import { isMobileViewport } from '../ui/breakpoint.ts'
 import { CloseIcon, LinkIcon, PlayIcon, Spinner } from './icons.tsx'
@@ -108,6 +108,21 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     if (needsHlsJs(video)) prefetchHls()
   }
 
+  // Desktop: a press comes ~100 ms before its click; the tile's own element gets its stream then,
+  // so the click finds it opened and its first segments appended (docs/decisions/076). A press
+  // that never becomes a click (dragged away, cancelled) releases it again.
+  const prepare = (event: React.PointerEvent) => {
+    const player = videoRef.current
+    if (event.button !== 0 || !player || state !== 'idle' || isMobileViewport()) return
+    if (!needsHlsJs(video) || !hlsIfLoaded()) return
+    stopPreview()
+    player.preload = 'auto'
+    stream.current ??= attachStream(player, video, { startAt: resumeAt.current })
+  }
+  const unprepare = () => {
+    if (!active.current) releaseStream(false)
+  }
+
   const startPreview = () => {
     if (!video.previewUrl || state !== 'idle' || !canPreviewOnHover()) return
     clearTimeout(hoverTimer.current)
@@ -207,7 +222,12 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
               intendsToPlay()
               if (event.pointerType === 'mouse') startPreview()
             }}
-            onPointerLeave={stopPreview}
+            onPointerDown={prepare}
+            onPointerCancel={unprepare}
+            onPointerLeave={() => {
+              stopPreview()
+              unprepare()
+            }}
             onFocus={intendsToPlay}
             aria-label={`Play ${video.title}`}
             className="absolute inset-0 cursor-pointer overflow-hidden text-left outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
