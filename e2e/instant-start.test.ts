@@ -252,6 +252,38 @@ describe('a press starts the stream', () => {
   )
 
   test(
+    'desktop: a press gives the tile its stream before the click; dragged away without a click, it is released and loads nothing more',
+    async () => {
+      const video = ready[0]!
+      const { page } = await openPage(browser, { width: 1280, baseURL: server.url })
+      const seen = recordRequests(page)
+      await page.goto('/')
+      await lookAtWork(page, video.title)
+      const button = page.getByRole('button', { name: `Play ${video.title}` })
+      const box = (await button.boundingBox())!
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+      await page.mouse.down()
+      const tileVideo = `li:has(button[aria-label="Play ${video.title}"]) video:not([data-preview])`
+      await page.waitForFunction(
+        (selector) => document.querySelector(selector)?.getAttribute('src')?.startsWith('blob:'),
+        tileVideo,
+      )
+      await page.mouse.move(box.x + box.width / 2, box.y - 200, { steps: 4 })
+      await page.mouse.up()
+      await page.waitForFunction(
+        (selector) => !document.querySelector(selector)?.getAttribute('src'),
+        tileVideo,
+      )
+      await page.waitForTimeout(500)
+      const segments = seen.filter((s) => isSegment(s.path)).length
+      await page.waitForTimeout(1500)
+      expect(seen.filter((s) => isSegment(s.path)).length).toBe(segments)
+      expect(await page.evaluate(() => document.fullscreenElement)).toBeNull()
+    },
+    TEST_TIMEOUT,
+  )
+
+  test(
     'phone: a press at once (before the page is live) requests the first segments before the click; the modal plays the stream',
     async () => {
       const video = ready[1]!

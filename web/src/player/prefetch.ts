@@ -17,7 +17,7 @@ export type Fetched = {
 }
 
 /** Where a stream starts: the files fetched ahead, and the first media segments. */
-type StartPlan = { firstSegments: string[] }
+type StartPlan = { inits: string[]; firstSegments: string[] }
 
 /** Bytes fetched ahead (before any intent) and whether more may be. */
 export type AheadBudget = { spent: number; limit: number }
@@ -161,10 +161,10 @@ async function plan(hlsUrl: string, mode: Mode): Promise<StartPlan | null> {
   )
   const starts = playlists.map((playlist) => playlist && startOf(playlist))
   if (starts.some((start) => !start)) return null
-  const inits = starts.flatMap((start) => (start?.init ? [start.init] : []))
-  const fetchedInits = await Promise.all(inits.map((init) => fetchKept(init, mode)))
-  if (fetchedInits.some((init) => !init)) return null
-  return { firstSegments: starts.flatMap((start) => (start ? [start.first] : [])) }
+  return {
+    inits: starts.flatMap((start) => (start?.init ? [start.init] : [])),
+    firstSegments: starts.flatMap((start) => (start ? [start.first] : [])),
+  }
 }
 
 /** The plan for `hlsUrl`, made once; a plan cut short (budget, failure) may be made again. */
@@ -185,18 +185,24 @@ function planOnce(hlsUrl: string, mode: Mode): Promise<StartPlan | null> {
  * lowest rung's playlists and init segments. Resolves once they are kept (false: not all).
  */
 export async function fetchAhead(hlsUrl: string, budget: AheadBudget): Promise<boolean> {
-  return (await planOnce(hlsUrl, { budget })) !== null
+  const made = await planOnce(hlsUrl, { budget })
+  if (!made) return false
+  const inits = await Promise.all(made.inits.map((init) => fetchKept(init, { budget })))
+  return inits.every(Boolean)
 }
 
 /**
- * The visitor means to play `hlsUrl`: the first media segments are fetched as soon as their names
- * are known (at once when the playlists were fetched ahead). `signal` aborts the segments' fetch
- * (the touch became a scroll) and forgets them.
+ * The visitor means to play `hlsUrl`: the init and first media segments are fetched together as
+ * soon as their names are known (at once when the playlists were fetched ahead). `signal` aborts
+ * the media segments' fetch (the touch became a scroll) and forgets them.
  */
 export async function fetchStart(hlsUrl: string, signal?: AbortSignal): Promise<void> {
   let made = await planOnce(hlsUrl, {})
   // A plan made ahead may have stopped at the budget: made again without one.
   made ??= await planOnce(hlsUrl, {})
   if (!made || signal?.aborted) return
-  await Promise.all(made.firstSegments.map((url) => fetchKept(url, signal ? { signal } : {})))
+  await Promise.all([
+    ...made.inits.map((url) => fetchKept(url, {})),
+    ...made.firstSegments.map((url) => fetchKept(url, signal ? { signal } : {})),
+  ])
 }
