@@ -1,8 +1,9 @@
 // Lighthouse (mobile preset) against the production build on localhost with 12 seeded videos:
 // five runs, medians of performance, accessibility, LCP, TBT, CLS, the public page's JS and all
 // it transferred before any interaction (the streams' start fetched ahead included, record 076).
-// `--work` measures the first work's own page (/work/<slug>) instead of `/`.
-// Usage: bun run build && bun bench/lighthouse.ts [--runs 5] [--work] [--json out.json]
+// `--work` measures the first work's own page (/work/<slug>) instead of `/`; `--ready` waits until
+// every video is processed (its streams exist), as on a site at rest.
+// Usage: bun run build && bun bench/lighthouse.ts [--runs 5] [--work] [--ready] [--json out.json]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -103,6 +104,18 @@ function summarise(result: LighthouseResult): Run {
   }
 }
 
+/** Waits until the public list shows `count` works, all processed (at most 10 minutes). */
+async function allProcessed(url: string, count: number) {
+  const deadline = Date.now() + 600_000
+  for (;;) {
+    const res = await fetch(`${url}/api/public/videos?limit=${count}`)
+    const { videos } = ((await res.json()) as { data: { videos: { status: string }[] } }).data
+    if (videos.length >= count && videos.every((video) => video.status === 'ready')) return
+    if (Date.now() > deadline) throw new Error('the seeded videos were not processed in time')
+    await Bun.sleep(1000)
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
@@ -120,6 +133,7 @@ async function main() {
   try {
     const { token } = await server.apiLogin()
     await seedVideos(server.url, token, samples)
+    if (args.includes('--ready')) await allProcessed(server.url, samples.length)
     let path = '/'
     if (args.includes('--work')) {
       const list = (await (await fetch(`${server.url}/api/public/videos?limit=1`)).json()) as {
