@@ -6,7 +6,9 @@ const policy = (media: string) =>
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src ${media} data: blob:`,
-    `media-src ${media} blob:`,
+    // data: for the empty WebVTT (`data:,WEBVTT`) hls.js gives each text track it makes from a
+    // stream's subtitles before filling it with cues; media cannot run script.
+    `media-src ${media} blob: data:`,
     "font-src 'self'",
     // hls.js fetches playlists and segments itself.
     `connect-src ${media}`,

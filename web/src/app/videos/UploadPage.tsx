@@ -1,5 +1,5 @@
-// Upload Video (docs/dashboard.md): three tus uploads with one progress area (percentage, bytes,
-// speed, time left, a lost connection), then videos.create. Uploads this browser left unfinished
+// Upload Video (docs/dashboard.md): three tus uploads (and one per caption track) with one progress
+// area (percentage, bytes, speed, time left, a lost connection), then videos.create. Uploads this browser left unfinished
 // are offered again and continue from the server's offset when the same files are picked.
 
 import type { FileKind } from '@shared/index.ts'
@@ -16,8 +16,9 @@ import {
   findUnfinishedUploads,
   fingerprintOf,
   type UnfinishedUpload,
+  type UploadItem,
   type UploadScope,
-  uploadFiles,
+  uploadItems,
 } from '../lib/tus.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import {
@@ -60,6 +61,25 @@ function writeDraft(draft: VideoDraft | null) {
     } else sessionStorage.removeItem(DRAFT_KEY)
   } catch {
     // Storage blocked: nothing is kept, the form still works.
+  }
+}
+
+/** The key a caption track's file goes up under, and the field its refusal names. */
+const captionKey = (index: number) => `captions.${index}.file`
+
+/**
+ * The caption row and field a refusal names: an upload's key (`captions.2.file`) or the create
+ * call's path (`captions.2.upload`, `captions.2.language`); null for any other field.
+ */
+function captionFieldOf(
+  field: string | undefined,
+): { index: number; field: 'file' | 'language' | 'label' } | null {
+  const match = /^captions\.(\d+)(?:\.(\w+))?/.exec(field ?? '')
+  if (!match) return null
+  const part = match[2]
+  return {
+    index: Number(match[1]),
+    field: part === 'language' || part === 'label' ? part : 'file',
   }
 }
 
@@ -122,8 +142,8 @@ export function UploadPage() {
   }
 
   const onSubmit = async (
-    { title, description, files }: VideoFormValues,
-    { setTitleError }: VideoFormHelpers,
+    { title, description, files, captions }: VideoFormValues,
+    { setTitleError, setCaptionError }: VideoFormHelpers,
   ) => {
     const { video, thumbnail, brandLogo } = files
     if (!video || !thumbnail || !brandLogo) return
@@ -134,33 +154,45 @@ export function UploadPage() {
     setStatus(idle)
     const { token } = useAuthStore.getState()
     try {
-      const uploads = await uploadFiles(
-        { video, thumbnail, brandLogo },
-        {
-          token,
-          scope,
-          onProgress: ({ sent, total, percent }) => {
-            meter.current.add(sent)
-            setUploadProgress(percent)
-            const now = performance.now()
-            const refresh = now - shownRateAt.current >= RATE_REFRESH_MS
-            if (refresh) shownRateAt.current = now
-            setStatus((s) => ({
-              ...s,
-              sent,
-              total,
-              ...(refresh
-                ? { rate: meter.current.rate(), secondsLeft: meter.current.secondsLeft(total) }
-                : {}),
-            }))
-          },
-          onPausedChange: (paused) => {
-            meter.current.reset()
-            setStatus((s) => ({ ...s, paused, rate: null, secondsLeft: null }))
-          },
+      const items: UploadItem[] = [
+        { key: 'video', kind: 'video', file: video },
+        { key: 'thumbnail', kind: 'thumbnail', file: thumbnail },
+        { key: 'brandLogo', kind: 'brandLogo', file: brandLogo },
+        ...captions.map(({ file }, i) => ({ key: captionKey(i), kind: 'captions' as const, file })),
+      ]
+      const uploads = await uploadItems(items, {
+        token,
+        scope,
+        onProgress: ({ sent, total, percent }) => {
+          meter.current.add(sent)
+          setUploadProgress(percent)
+          const now = performance.now()
+          const refresh = now - shownRateAt.current >= RATE_REFRESH_MS
+          if (refresh) shownRateAt.current = now
+          setStatus((s) => ({
+            ...s,
+            sent,
+            total,
+            ...(refresh
+              ? { rate: meter.current.rate(), secondsLeft: meter.current.secondsLeft(total) }
+              : {}),
+          }))
         },
-      )
-      if (!uploads.video || !uploads.thumbnail || !uploads.brandLogo) {
+        onPausedChange: (paused) => {
+          meter.current.reset()
+          setStatus((s) => ({ ...s, paused, rate: null, secondsLeft: null }))
+        },
+      })
+      const captionUploads = captions.flatMap(({ language, label }, i) => {
+        const upload = uploads[captionKey(i)]
+        return upload ? [{ upload, language, label }] : []
+      })
+      if (
+        !uploads.video ||
+        !uploads.thumbnail ||
+        !uploads.brandLogo ||
+        captionUploads.length !== captions.length
+      ) {
         throw new RequestError('An upload did not finish', 0)
       }
       setUnfinished([])
@@ -173,6 +205,7 @@ export function UploadPage() {
           thumbnail: uploads.thumbnail,
           brandLogo: uploads.brandLogo,
         },
+        ...(captionUploads.length ? { captions: captionUploads } : {}),
       })
       writeDraft(null)
       // docs/dashboard.md: the new video comes first, the totals and pages follow, before the
@@ -197,6 +230,8 @@ export function UploadPage() {
         return
       }
       if (e.field === 'title') setTitleError(e.message)
+      const caption = captionFieldOf(e.field)
+      if (caption) setCaptionError(caption.index, caption.field, e.message)
       notify.error('Failed to upload video. Please try again.')
     }
   }

@@ -1,0 +1,74 @@
+// The caption rows' messages, as react-hook-form's zod resolver shows them (docs/dashboard.md).
+import { expect, test } from 'bun:test'
+import {
+  captionFileError,
+  captionRowSchema,
+  captionRowsSchema,
+  duplicateLanguageMessage,
+  languageName,
+} from './caption-form-schema.ts'
+
+const file = (name: string, type: string, size: number) => {
+  const f = new File(['x'], name, { type })
+  Object.defineProperty(f, 'size', { value: size })
+  return f
+}
+const vtt = file('en.vtt', 'text/vtt', 2000)
+const srt = file('fr.srt', '', 2000)
+
+/** The first message of each field, as the form shows it. */
+function messages(value: unknown) {
+  const result = captionRowsSchema.safeParse(value)
+  if (result.success) return {}
+  const out: Record<string, string> = {}
+  for (const issue of result.error.issues) out[issue.path.join('.')] ??= issue.message
+  return out
+}
+
+test('a row needs a file, a language tag and a label', () => {
+  expect(messages([{ file: undefined, language: '', label: '' }])).toEqual({
+    '0.file': 'A WebVTT or SRT file is required',
+    '0.language': 'Language is required',
+    '0.label': 'Label is required',
+  })
+  expect(messages([{ file: vtt, language: 'english', label: 'English' }])).toEqual({
+    '0.language': 'Language must be a language tag such as en, fr or pt-BR',
+  })
+})
+
+test('the language comes out canonical, the label trimmed', () => {
+  const parsed = captionRowSchema.parse({ file: srt, language: ' pt-br ', label: ' Português ' })
+  expect(parsed).toEqual({ file: srt, language: 'pt-BR', label: 'Português' })
+})
+
+test('files: WebVTT or SRT by name or type, up to 1 MB', () => {
+  expect(captionFileError(vtt)).toBeNull()
+  expect(captionFileError(srt)).toBeNull()
+  expect(captionFileError(file('notes.txt', 'text/plain', 10))).toBe(
+    'Captions must be a WebVTT (.vtt) or SRT (.srt) file',
+  )
+  expect(captionFileError(file('big.vtt', 'text/vtt', 1_000_001))).toBe(
+    'Captions must be at most 1 MB',
+  )
+  expect(captionFileError(file('edge.vtt', 'text/vtt', 1_000_000))).toBeNull()
+})
+
+test('each language once, and at most 20 tracks', () => {
+  const rows = [
+    { file: vtt, language: 'en', label: 'English' },
+    { file: srt, language: 'EN', label: 'English (SDH)' },
+  ]
+  expect(messages(rows)).toEqual({ '1.language': duplicateLanguageMessage })
+  const many = Array.from({ length: 21 }, (_, i) => ({
+    file: vtt,
+    language: `a${String.fromCharCode(97 + (i % 26))}${i < 26 ? '' : 'x'}`.slice(0, 3),
+    label: `T${i}`,
+  }))
+  expect(Object.values(messages(many))).toContain('A work can have at most 20 caption tracks')
+})
+
+test('a label to start from is the language name in English', () => {
+  expect(languageName('fr')).toBe('French')
+  expect(languageName('pt-BR')).toBe('Brazilian Portuguese')
+  expect(languageName('not a tag')).toBe('')
+})

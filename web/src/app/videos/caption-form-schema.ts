@@ -1,0 +1,82 @@
+// A caption track as the dashboard's forms take it (a file, a language, a label), checked by the
+// shared caption rules so the form says early what the server would refuse. Whether the file is
+// well-formed WebVTT or SRT only the server can say (it names the line that is wrong).
+import {
+  CAPTIONS_MAX_BYTES,
+  CAPTIONS_PER_VIDEO_MAX,
+  captionLabelSchema,
+  captionLanguageSchema,
+  captionsMessages,
+} from '@shared/captions.ts'
+import { z } from 'zod'
+
+/** What a caption file field says it takes, before a file is chosen. */
+export const captionRuleSummary = `WebVTT or SRT · up to ${CAPTIONS_MAX_BYTES / 1_000_000} MB`
+
+/** Said when two tracks of one form share a language: a work has one track per language. */
+export const duplicateLanguageMessage = 'Each language can have only one track'
+
+/** Names and types browsers give caption files; a picked file is only checked by its look. */
+const CAPTION_NAME = /\.(?:vtt|srt)$/i
+const CAPTION_TYPES = new Set(['text/vtt', 'application/x-subrip', 'text/srt'])
+
+/** The message for a chosen caption file as the browser describes it, or null when it may go. */
+export function captionFileError(file: { name: string; type: string; size: number }) {
+  if (!CAPTION_NAME.test(file.name) && !CAPTION_TYPES.has(file.type)) {
+    return captionsMessages.wrongType
+  }
+  if (file.size > CAPTIONS_MAX_BYTES) return captionsMessages.tooLarge
+  return null
+}
+
+const isFile = (value: unknown): value is File | undefined =>
+  value === undefined || (typeof File !== 'undefined' && value instanceof File)
+
+export const captionRowSchema = z.object({
+  file: z.custom<File | undefined>(isFile).superRefine((file, ctx) => {
+    const message = file ? captionFileError(file) : captionsMessages.fileRequired
+    if (message) ctx.addIssue({ code: 'custom', message })
+  }),
+  language: captionLanguageSchema,
+  label: captionLabelSchema,
+})
+
+/** The tracks added on the upload page: at most the per-work limit, each language once. */
+export const captionRowsSchema = z
+  .array(captionRowSchema)
+  .max(CAPTIONS_PER_VIDEO_MAX, captionsMessages.tooMany)
+  .superRefine((rows, ctx) => {
+    const seen = new Set<string>()
+    rows.forEach((row, index) => {
+      const key = row.language.toLowerCase()
+      if (seen.has(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: duplicateLanguageMessage,
+          path: [index, 'language'],
+        })
+      }
+      seen.add(key)
+    })
+  })
+
+export type CaptionRowInput = z.input<typeof captionRowSchema>
+export type CaptionRowOutput = z.output<typeof captionRowSchema>
+
+/** A new, empty row. */
+export const emptyCaptionRow = (): CaptionRowInput => ({ file: undefined, language: '', label: '' })
+
+/** A few common languages offered while typing; any language tag is taken. */
+export const suggestedLanguages = ['en', 'fr', 'es', 'de', 'it', 'pt', 'ja', 'zh'] as const
+
+/** The language's name in English ('fr' → 'French'), a label to start from; '' when unknown. */
+export function languageName(tag: string): string {
+  const parsed = captionLanguageSchema.safeParse(tag)
+  if (!parsed.success) return ''
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(parsed.data)
+    return name && name !== parsed.data ? name : ''
+  } catch {
+    return ''
+  }
+}
