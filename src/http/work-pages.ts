@@ -120,7 +120,14 @@ export function createWorkPages(deps: Deps) {
     const gain = playbackGainDb(video.loudness?.integrated ?? null, reference)
     const level = gain < 0 ? ` data-loudness-level-db="${gain}"` : ' data-loudness-gain-db="0"'
     const script = gain < 0 ? `<script>${LEVEL_SCRIPT}</script>` : ''
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"${level}></video>${script}</body></html>`
+    // The work's captions for the player's CC menu (the MP4 carries none of its own).
+    const tracks = video.captions
+      .map(
+        (c) =>
+          `<track kind="subtitles" srclang="${escapeHtml(c.language)}" label="${escapeHtml(c.label)}" src="${escapeHtml(c.url)}" />`,
+      )
+      .join('')
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"${level}>${tracks}</video>${script}</body></html>`
     return markSecured(
       new Response(html, {
         headers: {
