@@ -200,7 +200,7 @@ export async function uploadFiles(
 export async function uploadItems(
   entries: readonly UploadItem[],
   { token, scope, onProgress, onPausedChange, signal }: UploadOptions,
-): Promise<Record<string, string>> {
+): Promise<Partial<Record<string, string>>> {
   const totals = entries.map(({ file }) => file.size)
   const total = totals.reduce((a, b) => a + b, 0)
   const sent = entries.map(() => 0)

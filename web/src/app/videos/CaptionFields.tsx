@@ -99,7 +99,7 @@ export function CaptionFields({ form, busy }: { form: Form; busy: boolean }) {
                           void language.onBlur(event)
                           // A label to start from: the language's name, when none was typed.
                           const name = languageName(event.target.value)
-                          if (name && !getValues(`captions.${index}.label`).trim()) {
+                          if (name && !(getValues(`captions.${index}.label`) ?? '').trim()) {
                             setValue(`captions.${index}.label`, name, { shouldDirty: true })
                           }
                         }}

@@ -48,15 +48,11 @@ export function CaptionsEditor({ video, onBusyChange }: CaptionsEditorProps) {
 
   /** The server's answer changed the tracks: the dialog's copy and the Manage list follow. */
   const changed = (next: CaptionTrack[]) => {
-    let saved: Video | undefined
-    utils.videos.get.setData({ id: video._id }, (old) => {
-      if (!old) return old
-      saved = { ...old.video, captions: next }
-      return { video: saved }
-    })
-    if (saved) {
-      const updated = saved
-      utils.videos.list.setData(currentListInput(), (old) => old && replaceVideo(old, updated))
+    const before = utils.videos.get.getData({ id: video._id })
+    if (before) {
+      const saved: Video = { ...before.video, captions: next }
+      utils.videos.get.setData({ id: video._id }, { video: saved })
+      utils.videos.list.setData(currentListInput(), (old) => old && replaceVideo(old, saved))
     }
     void utils.videos.get.invalidate({ id: video._id })
     void utils.videos.list.invalidate()
