@@ -29,6 +29,7 @@ import {
   useVideoStore,
 } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
+import { captionFieldOf, captionUploadKey } from './caption-form-schema.ts'
 import { percentOf, UnfinishedUploads } from './UnfinishedUploads.tsx'
 import { UploadProgress, type UploadStatus } from './UploadProgress.tsx'
 import {
@@ -61,25 +62,6 @@ function writeDraft(draft: VideoDraft | null) {
     } else sessionStorage.removeItem(DRAFT_KEY)
   } catch {
     // Storage blocked: nothing is kept, the form still works.
-  }
-}
-
-/** The key a caption track's file goes up under, and the field its refusal names. */
-const captionKey = (index: number) => `captions.${index}.file`
-
-/**
- * The caption row and field a refusal names: an upload's key (`captions.2.file`) or the create
- * call's path (`captions.2.upload`, `captions.2.language`); null for any other field.
- */
-function captionFieldOf(
-  field: string | undefined,
-): { index: number; field: 'file' | 'language' | 'label' } | null {
-  const match = /^captions\.(\d+)(?:\.(\w+))?/.exec(field ?? '')
-  if (!match) return null
-  const part = match[2]
-  return {
-    index: Number(match[1]),
-    field: part === 'language' || part === 'label' ? part : 'file',
   }
 }
 
@@ -158,7 +140,11 @@ export function UploadPage() {
         { key: 'video', kind: 'video', file: video },
         { key: 'thumbnail', kind: 'thumbnail', file: thumbnail },
         { key: 'brandLogo', kind: 'brandLogo', file: brandLogo },
-        ...captions.map(({ file }, i) => ({ key: captionKey(i), kind: 'captions' as const, file })),
+        ...captions.map(({ file }, i) => ({
+          key: captionUploadKey(i),
+          kind: 'captions' as const,
+          file,
+        })),
       ]
       const uploads = await uploadItems(items, {
         token,
@@ -184,7 +170,7 @@ export function UploadPage() {
         },
       })
       const captionUploads = captions.flatMap(({ language, label }, i) => {
-        const upload = uploads[captionKey(i)]
+        const upload = uploads[captionUploadKey(i)]
         return upload ? [{ upload, language, label }] : []
       })
       if (
@@ -230,7 +216,7 @@ export function UploadPage() {
         return
       }
       if (e.field === 'title') setTitleError(e.message)
-      const caption = captionFieldOf(e.field)
+      const caption = captionFieldOf(e.field, captions.length)
       if (caption) setCaptionError(caption.index, caption.field, e.message)
       notify.error('Failed to upload video. Please try again.')
     }

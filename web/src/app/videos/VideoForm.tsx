@@ -37,8 +37,15 @@ export interface CaptionInput {
 
 export interface VideoFormHelpers {
   setTitleError: (message: string) => void
-  /** Shows the server's refusal of one caption track at its field (e.g. the line a file is wrong at). */
-  setCaptionError: (index: number, field: 'file' | 'language' | 'label', message: string) => void
+  /**
+   * Shows the server's refusal of a caption track at its field (e.g. the line a file is wrong
+   * at), or under the whole Captions section when it does not say which track (`index` null).
+   */
+  setCaptionError: (
+    index: number | null,
+    field: 'file' | 'language' | 'label',
+    message: string,
+  ) => void
 }
 
 export interface VideoDraft {
@@ -209,7 +216,13 @@ export function VideoForm({
       {
         setTitleError: (message) => setError('title', { message }),
         setCaptionError: (index, field, message) =>
-          setError(`captions.${index}.${field}`, { message }, { shouldFocus: field !== 'file' }),
+          index === null
+            ? setError('captions', { message })
+            : setError(
+                `captions.${index}.${field}`,
+                { message },
+                { shouldFocus: field !== 'file' },
+              ),
       },
     )
   })

@@ -1,9 +1,11 @@
 // The caption rows' messages, as react-hook-form's zod resolver shows them (docs/dashboard.md).
 import { expect, test } from 'bun:test'
 import {
+  captionFieldOf,
   captionFileError,
   captionRowSchema,
   captionRowsSchema,
+  captionUploadKey,
   duplicateLanguageMessage,
   languageName,
 } from './caption-form-schema.ts'
@@ -71,4 +73,14 @@ test('a label to start from is the language name in English', () => {
   expect(languageName('fr')).toBe('French')
   expect(languageName('pt-BR')).toBe('Brazilian Portuguese')
   expect(languageName('not a tag')).toBe('')
+})
+
+test("a refusal's field finds its track: by index, or the only one, else the whole section", () => {
+  expect(captionFieldOf(captionUploadKey(2), 3)).toEqual({ index: 2, field: 'file' })
+  expect(captionFieldOf('captions.1.upload', 3)).toEqual({ index: 1, field: 'file' })
+  expect(captionFieldOf('captions.0.language', 1)).toEqual({ index: 0, field: 'language' })
+  expect(captionFieldOf('captions', 1)).toEqual({ index: 0, field: 'file' })
+  expect(captionFieldOf('captions', 2)).toEqual({ index: null, field: 'file' })
+  expect(captionFieldOf('title', 1)).toBeNull()
+  expect(captionFieldOf(undefined, 1)).toBeNull()
 })

@@ -80,3 +80,26 @@ export function languageName(tag: string): string {
     return ''
   }
 }
+
+/** The key a caption track's file goes up under, and the field its refusal names. */
+export const captionUploadKey = (index: number) => `captions.${index}.file`
+
+/**
+ * The caption row and field a refusal names: an upload's key (`captions.2.file`), the create
+ * call's path (`captions.2.upload`, `captions.2.language`), or `captions` alone, which is the one
+ * track's file when there is one, and the section's when there are several (index null); null
+ * for any other field.
+ */
+export function captionFieldOf(
+  field: string | undefined,
+  tracks: number,
+): { index: number | null; field: 'file' | 'language' | 'label' } | null {
+  if (field === 'captions') return { index: tracks === 1 ? 0 : null, field: 'file' }
+  const match = /^captions\.(\d+)(?:\.(\w+))?/.exec(field ?? '')
+  if (!match) return null
+  const part = match[2]
+  return {
+    index: Number(match[1]),
+    field: part === 'language' || part === 'label' ? part : 'file',
+  }
+}
