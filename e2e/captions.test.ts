@@ -268,6 +268,43 @@ describe('an SRT file added on the upload page', () => {
   )
 
   test(
+    "the phone modal's native controls offer it too",
+    async () => {
+      const { page } = await openPage(browser, { baseURL: server.url, width: 375, height: 667 })
+      await page.goto('/')
+      await page
+        .locator('[data-testid="work-grid"][aria-busy="false"]')
+        .waitFor({ state: 'attached' })
+      const play = page.getByRole('button', { name: `Play ${TITLE}` })
+      await play.scrollIntoViewIfNeeded()
+      await play.click()
+      await page.getByRole('dialog', { name: TITLE }).waitFor()
+      const shown = await chooseTrack(page, 'English')
+      expect(shown.tracks).toHaveLength(1)
+      expect(shown.cues).toEqual(CUES)
+      expect(await page.locator('dialog video[controls]').count()).toBe(1)
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "the dashboard's player offers it",
+    async () => {
+      const { page } = await openSignedInPage(browser, server.url, session, { width: 1280 })
+      await page.goto('/dashboard/manage')
+      await page
+        .getByRole('row')
+        .filter({ hasText: TITLE })
+        .getByRole('button', { name: `Play ${TITLE}` })
+        .click()
+      const shown = await chooseTrack(page, 'English')
+      expect(shown.tracks).toHaveLength(1)
+      expect(shown.cues).toEqual(CUES)
+    },
+    TIMEOUT,
+  )
+
+  test(
     'with the stream refused, the MP4 plays with the player’s own <track>',
     async () => {
       const { page } = await openPage(browser, { baseURL: server.url, allow: REFUSALS })
