@@ -131,32 +131,35 @@ type Shown = {
 }
 
 /**
- * Turns on the `label` track of the page's one playing <video>, as choosing it in the CC menu
- * does, and waits until it holds cues; answers what the element offers then.
+ * Turns on the `label` track of the page's playing <video> (the one with a source: idle tiles
+ * have none), as choosing it in the CC menu does, and waits until it holds cues; answers what the
+ * element offers then.
  */
 async function chooseTrack(page: Page, label: string): Promise<Shown> {
-  const video = page.locator('video:not([data-preview])').first()
+  const playing = page.locator('video[src]:not([data-preview])')
+  await playing.first().waitFor({ state: 'attached', timeout: 30_000 })
+  expect(await playing.count()).toBe(1)
   await page.waitForFunction(
     (name) =>
-      [...(document.querySelector('video:not([data-preview])')?.textTracks ?? [])].some(
+      [...(document.querySelector('video[src]:not([data-preview])')?.textTracks ?? [])].some(
         (t) => t.label === name,
       ),
     label,
     { timeout: 30_000 },
   )
-  await video.evaluate((el: HTMLVideoElement, name) => {
+  await playing.evaluate((el: HTMLVideoElement, name) => {
     for (const track of el.textTracks) if (track.label === name) track.mode = 'showing'
   }, label)
   await page.waitForFunction(
     (name) => {
-      const el = document.querySelector<HTMLVideoElement>('video:not([data-preview])')
+      const el = document.querySelector<HTMLVideoElement>('video[src]:not([data-preview])')
       const track = [...(el?.textTracks ?? [])].find((t) => t.label === name)
       return (track?.cues?.length ?? 0) >= 2
     },
     label,
     { timeout: 30_000 },
   )
-  return video.evaluate((el: HTMLVideoElement, name) => {
+  return playing.evaluate((el: HTMLVideoElement, name) => {
     const text = [...el.textTracks].filter((t) => t.kind === 'subtitles' || t.kind === 'captions')
     const chosen = text.find((t) => t.label === name)
     return {
