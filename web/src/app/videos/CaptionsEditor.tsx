@@ -24,7 +24,7 @@ import {
   emptyCaptionRow,
   languageName,
 } from './caption-form-schema.ts'
-import { trackIn, withoutTrack, withTrack } from './caption-tracks.ts'
+import { trackIn } from './caption-tracks.ts'
 import { FileField } from './FileField.tsx'
 import { LanguageSuggestions } from './LanguageSuggestions.tsx'
 
@@ -46,15 +46,10 @@ export function CaptionsEditor({ video, onBusyChange }: CaptionsEditorProps) {
   const announce = (text: string) =>
     setAnnouncement((before) => (before === text ? `${text}\u00a0` : text))
 
-  /** The server's answer changed the tracks: the dialog's copy and the Manage list follow. */
-  const changed = (next: CaptionTrack[]) => {
-    const before = utils.videos.get.getData({ id: video._id })
-    if (before) {
-      const saved: Video = { ...before.video, captions: next }
-      utils.videos.get.setData({ id: video._id }, { video: saved })
-      utils.videos.list.setData(currentListInput(), (old) => old && replaceVideo(old, saved))
-    }
-    void utils.videos.get.invalidate({ id: video._id })
+  /** The work as a change of its tracks left it: the dialog's copy and the Manage list follow. */
+  const changed = (saved: Video) => {
+    utils.videos.get.setData({ id: video._id }, { video: saved })
+    utils.videos.list.setData(currentListInput(), (old) => old && replaceVideo(old, saved))
     void utils.videos.list.invalidate()
   }
 
@@ -100,8 +95,8 @@ export function CaptionsEditor({ video, onBusyChange }: CaptionsEditorProps) {
                   videoId={video._id}
                   track={track}
                   onBusyChange={onBusyChange}
-                  onRemoved={() => {
-                    changed(withoutTrack(tracks, track.language))
+                  onRemoved={(saved) => {
+                    changed(saved)
                     notify.success('Captions removed')
                     announce(`${track.label} captions removed`)
                     // The row and its buttons are gone: focus goes to the section.
@@ -116,8 +111,8 @@ export function CaptionsEditor({ video, onBusyChange }: CaptionsEditorProps) {
             video={video}
             tracks={tracks}
             onBusyChange={onBusyChange}
-            onAdded={(track) => {
-              changed(withTrack(tracks, track))
+            onAdded={(track, saved) => {
+              changed(saved)
               notify.success('Captions added')
               announce(`${track.label} captions added`)
             }}
@@ -141,7 +136,7 @@ function TrackRow({
   videoId: string
   track: CaptionTrack
   onBusyChange: (busy: boolean) => void
-  onRemoved: () => void
+  onRemoved: (video: Video) => void
   announce: (text: string) => void
 }) {
   const remove = trpc.videos.removeCaptions.useMutation()
@@ -151,8 +146,8 @@ function TrackRow({
   const confirm = async () => {
     onBusyChange(true)
     try {
-      await remove.mutateAsync({ id: videoId, language: track.language })
-      onRemoved()
+      const { video } = await remove.mutateAsync({ id: videoId, language: track.language })
+      onRemoved(video)
     } catch (err) {
       const e = toClientError(err)
       if (e.kind === 'unauthorized') {
@@ -232,7 +227,7 @@ function AddTrackForm({
   video: Video
   tracks: CaptionTrack[]
   onBusyChange: (busy: boolean) => void
-  onAdded: (track: CaptionTrack) => void
+  onAdded: (track: CaptionTrack, video: Video) => void
 }) {
   const add = trpc.videos.addCaptions.useMutation()
   const resolver = useMemo(
@@ -277,9 +272,14 @@ function AddTrackForm({
       })
       const upload = ids.file
       if (!upload) throw new Error('The upload did not finish')
-      const track = await add.mutateAsync({ id: video._id, upload, language: tag, label })
+      const { caption, video: saved } = await add.mutateAsync({
+        id: video._id,
+        upload,
+        language: tag,
+        label,
+      })
       reset(emptyCaptionRow())
-      onAdded(track)
+      onAdded(caption, saved)
     } catch (err) {
       const e = toClientError(err)
       if (e.kind === 'unauthorized') {
