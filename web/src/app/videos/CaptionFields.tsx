@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'
 import { Button, FieldError, Icons } from '../components/ui.tsx'
-import { emptyCaptionRow, languageName } from './caption-form-schema.ts'
+import { emptyCaptionRow, labelForLanguage } from './caption-form-schema.ts'
 import { FileField } from './FileField.tsx'
 import { LanguageSuggestions } from './LanguageSuggestions.tsx'
 import type { VideoFormInput, VideoFormOutput } from './video-form-schema.ts'
@@ -95,13 +95,16 @@ export function CaptionFields({ form, busy }: { form: Form; busy: boolean }) {
                         inputClassName="min-h-11"
                         error={rowErrors?.language?.message}
                         {...language}
-                        onBlur={(event) => {
-                          void language.onBlur(event)
-                          // A label to start from: the language's name, when none was typed.
-                          const name = languageName(event.target.value)
-                          if (name && !(getValues(`captions.${index}.label`) ?? '').trim()) {
-                            setValue(`captions.${index}.label`, name, { shouldDirty: true })
-                          }
+                        onChange={(event) => {
+                          const before = getValues(`captions.${index}.language`) ?? ''
+                          void language.onChange(event)
+                          // A label to start from: the language's name, until one is typed.
+                          const label = labelForLanguage(
+                            getValues(`captions.${index}.label`) ?? '',
+                            before,
+                            event.target.value,
+                          )
+                          if (label !== null) setValue(`captions.${index}.label`, label)
                         }}
                       />
                       <TextField

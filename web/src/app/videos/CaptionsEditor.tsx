@@ -22,7 +22,7 @@ import {
   type CaptionRowOutput,
   captionRowSchema,
   emptyCaptionRow,
-  languageName,
+  labelForLanguage,
 } from './caption-form-schema.ts'
 import { trackIn } from './caption-tracks.ts'
 import { FileField } from './FileField.tsx'
@@ -344,10 +344,12 @@ function AddTrackForm({
             inputClassName="min-h-11"
             error={errors.language?.message}
             {...language}
-            onBlur={(event) => {
-              void language.onBlur(event)
-              const name = languageName(event.target.value)
-              if (name && !getValues('label').trim()) setValue('label', name)
+            onChange={(event) => {
+              const before = getValues('language')
+              void language.onChange(event)
+              // A label to start from: the language's name, until one is typed.
+              const label = labelForLanguage(getValues('label'), before, event.target.value)
+              if (label !== null) setValue('label', label)
             }}
           />
           <TextField

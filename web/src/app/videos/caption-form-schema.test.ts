@@ -7,6 +7,7 @@ import {
   captionRowsSchema,
   captionUploadKey,
   duplicateLanguageMessage,
+  labelForLanguage,
   languageName,
 } from './caption-form-schema.ts'
 
@@ -83,4 +84,13 @@ test("a refusal's field finds its track: by index, or the only one, else the who
   expect(captionFieldOf('captions', 2)).toEqual({ index: null, field: 'file' })
   expect(captionFieldOf('title', 1)).toBeNull()
   expect(captionFieldOf(undefined, 1)).toBeNull()
+})
+
+test('the label follows the language until the admin types one', () => {
+  expect(labelForLanguage('', '', 'f')).toBeNull()
+  expect(labelForLanguage('', 'f', 'fr')).toBe('French')
+  expect(labelForLanguage('French', 'fr', 'fr-CA')).toBe('Canadian French')
+  expect(labelForLanguage('French (SDH)', 'fr', 'de')).toBeNull()
+  expect(labelForLanguage('Canadian French', 'fr-CA', 'fr-C')).toBe('')
+  expect(labelForLanguage('German', 'de', 'de')).toBeNull()
 })

@@ -81,6 +81,18 @@ export function languageName(tag: string): string {
   }
 }
 
+/**
+ * The label to show once the language changes from `before` to `after`: the new language's name
+ * while the label is empty or still the old language's name (filled in, not typed); null to
+ * leave a label the admin typed alone.
+ */
+export function labelForLanguage(label: string, before: string, after: string): string | null {
+  const trimmed = label.trim()
+  if (trimmed && trimmed !== languageName(before)) return null
+  const next = languageName(after)
+  return next === trimmed ? null : next
+}
+
 /** The key a caption track's file goes up under, and the field its refusal names. */
 export const captionUploadKey = (index: number) => `captions.${index}.file`
 
