@@ -16,6 +16,7 @@ import { type Fixtures, fixtures } from '../testkit/media.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
+import { saveScreenshot } from './support/screenshots.ts'
 
 const TIMEOUT = 120_000
 const TITLE = 'Captioned Reel'
@@ -201,6 +202,7 @@ describe('an SRT file added on the upload page', () => {
       await row.getByLabel('Language', { exact: true }).press('Tab')
       expect(await row.getByLabel('Label', { exact: true }).inputValue()).toBe('English')
       await expectNoAxeViolations(page)
+      await saveScreenshot(page, 'captions-upload', { theme: 'light', fullPage: true })
 
       await page.getByRole('button', { name: 'Upload Video' }).click()
       await page.waitForURL('**/dashboard/manage', { timeout: 60_000 })
@@ -382,6 +384,8 @@ describe('the edit dialog', () => {
       expect(await describedBy(file)).toContain((await alert.textContent()) ?? '-')
       expect(await list.getByRole('listitem').count()).toBe(1)
       await expectNoAxeViolations(page)
+      await add.scrollIntoViewIfNeeded()
+      await saveScreenshot(page, 'captions-edit-refused', { theme: 'light' })
 
       // A good one joins the list and the work's answer.
       await add.getByRole('button', { name: 'Remove caption file' }).click()
@@ -418,12 +422,18 @@ describe('the edit dialog', () => {
       const section = page
         .getByRole('dialog', { name: 'Edit Video' })
         .getByRole('region', { name: 'Captions' })
+      // The test before left the French track alone.
       const list = section.getByRole('list', { name: 'Caption tracks' })
-      if (await list.count()) {
-        await list.getByRole('button', { name: 'Remove Français captions' }).click()
-        await list.getByRole('button', { name: 'Remove captions' }).click()
-      }
+      await list.getByRole('button', { name: 'Remove Français captions' }).click()
+      await list.getByRole('button', { name: 'Remove captions' }).click()
       await section.getByText('No captions yet').waitFor()
+      // Focus went to the section's heading, the buttons it was on being gone.
+      expect(
+        await section
+          .getByRole('heading', { name: 'Captions' })
+          .evaluate((el) => el === document.activeElement),
+      ).toBe(true)
+      await expectNoAxeViolations(page)
     },
     TIMEOUT,
   )
