@@ -441,12 +441,25 @@ describe('the edit dialog', () => {
 
 describe('a malformed file on the upload page', () => {
   test(
-    "is refused with the server's line at its track's file field",
+    "is refused with the server's line at its track's file field; a fixed file sends only itself",
     async () => {
       const { page } = await openSignedInPage(browser, server.url, session, {
         width: 1280,
         height: 900,
         allow: REFUSALS,
+      })
+      // Which kinds of file the page starts a tus upload of, in order.
+      const started: string[] = []
+      page.on('request', (request) => {
+        if (
+          request.method() !== 'POST' ||
+          !new URL(request.url()).pathname.startsWith('/uploads')
+        ) {
+          return
+        }
+        const metadata = request.headers()['upload-metadata'] ?? ''
+        const kind = /(?:^|,)kind ([^,]+)/.exec(metadata)?.[1]
+        started.push(kind ? Buffer.from(kind, 'base64').toString() : '?')
       })
       await page.goto('/dashboard/upload')
       await page.getByLabel('Video Title').fill('Broken Captions')
@@ -467,6 +480,17 @@ describe('a malformed file on the upload page', () => {
       expect(page.url()).toEndWith('/dashboard/upload')
       expect((await videos()).some((v) => v.slug === 'broken-captions')).toBe(false)
       await expectNoAxeViolations(page)
+      expect(started.sort()).toEqual(['brandLogo', 'captions', 'thumbnail', 'video'])
+
+      // The fixed file goes up alone; the work is made from the files sent before.
+      started.length = 0
+      await row.getByRole('button', { name: 'Remove caption file' }).click()
+      await file.setInputFiles(files.srt)
+      await page.getByRole('button', { name: 'Upload Video' }).click()
+      await page.waitForURL('**/dashboard/manage', { timeout: 60_000 })
+      expect(started).toEqual(['captions'])
+      const made = (await videos()).find((v) => v.slug === 'broken-captions')
+      expect(made?.captions.map((t) => t.label)).toEqual(['English'])
     },
     TIMEOUT,
   )

@@ -85,6 +85,10 @@ export function UploadPage() {
   const [unfinished, setUnfinished] = useState<UnfinishedUpload[]>([])
   const [draft] = useState(readDraft)
   const meter = useRef(createRateMeter())
+  // The work's files already sent for a work the server then refused for its title or a caption
+  // file: a second try sends the caption files again (small, and a refused one may be gone) but
+  // not the video. By fingerprint, so a file picked anew is sent anew.
+  const sentBefore = useRef(new Map<string, string>())
   const shownRateAt = useRef(0)
   // docs/dashboard.md: the store owns the upload's percentage; the rest of the status is this
   // page's.
@@ -146,29 +150,44 @@ export function UploadPage() {
           file,
         })),
       ]
-      const uploads = await uploadItems(items, {
-        token,
-        scope,
-        onProgress: ({ sent, total, percent }) => {
-          meter.current.add(sent)
-          setUploadProgress(percent)
-          const now = performance.now()
-          const refresh = now - shownRateAt.current >= RATE_REFRESH_MS
-          if (refresh) shownRateAt.current = now
-          setStatus((s) => ({
-            ...s,
-            sent,
-            total,
-            ...(refresh
-              ? { rate: meter.current.rate(), secondsLeft: meter.current.secondsLeft(total) }
-              : {}),
-          }))
+      const known = (item: UploadItem) =>
+        item.kind === 'captions'
+          ? undefined
+          : sentBefore.current.get(fingerprintOf(scope, item.key, item.file))
+      const fresh = await uploadItems(
+        items.filter((item) => !known(item)),
+        {
+          token,
+          scope,
+          onProgress: ({ sent, total, percent }) => {
+            meter.current.add(sent)
+            setUploadProgress(percent)
+            const now = performance.now()
+            const refresh = now - shownRateAt.current >= RATE_REFRESH_MS
+            if (refresh) shownRateAt.current = now
+            setStatus((s) => ({
+              ...s,
+              sent,
+              total,
+              ...(refresh
+                ? { rate: meter.current.rate(), secondsLeft: meter.current.secondsLeft(total) }
+                : {}),
+            }))
+          },
+          onPausedChange: (paused) => {
+            meter.current.reset()
+            setStatus((s) => ({ ...s, paused, rate: null, secondsLeft: null }))
+          },
         },
-        onPausedChange: (paused) => {
-          meter.current.reset()
-          setStatus((s) => ({ ...s, paused, rate: null, secondsLeft: null }))
-        },
-      })
+      )
+      const uploads: Partial<Record<string, string>> = {}
+      for (const item of items) {
+        const id = fresh[item.key] ?? known(item)
+        uploads[item.key] = id
+        if (id && item.kind !== 'captions') {
+          sentBefore.current.set(fingerprintOf(scope, item.key, item.file), id)
+        }
+      }
       const captionUploads = captions.flatMap(({ language, label }, i) => {
         const upload = uploads[captionUploadKey(i)]
         return upload ? [{ upload, language, label }] : []
@@ -193,6 +212,7 @@ export function UploadPage() {
         },
         ...(captionUploads.length ? { captions: captionUploads } : {}),
       })
+      sentBefore.current.clear()
       writeDraft(null)
       // docs/dashboard.md: the new video comes first, the totals and pages follow, before the
       // refresh.
@@ -218,6 +238,8 @@ export function UploadPage() {
       if (e.field === 'title') setTitleError(e.message)
       const caption = captionFieldOf(e.field, captions.length)
       if (caption) setCaptionError(caption.index, caption.field, e.message)
+      // Any other failure may be about the uploads themselves (one expired): send them all again.
+      if (e.field !== 'title' && !caption) sentBefore.current.clear()
       notify.error('Failed to upload video. Please try again.')
     }
   }
