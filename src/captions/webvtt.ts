@@ -53,7 +53,8 @@ export function checkTiming(text: string, line: number, shown = text): void {
   if (end! < start!) {
     throw new CaptionsError(line, `the cue timing ${quote(shown)} ends before it starts`)
   }
-  if (end === start) throw new CaptionsError(line, `the cue timing ${quote(shown)} ends as it starts`)
+  if (end === start)
+    throw new CaptionsError(line, `the cue timing ${quote(shown)} ends as it starts`)
 }
 
 /** Where a checked line came from: its number and text in the admin's file. */

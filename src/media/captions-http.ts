@@ -69,7 +69,9 @@ export function subtitlePlaylist(key: string, duration: number): string {
 /** A stored WebVTT file as an HLS segment: the timestamp map in its header. */
 export function asSegment(vtt: string): string {
   const end = vtt.indexOf('\n')
-  return end < 0 ? `${vtt}\n${TIMESTAMP_MAP}\n` : `${vtt.slice(0, end)}\n${TIMESTAMP_MAP}${vtt.slice(end)}`
+  return end < 0
+    ? `${vtt}\n${TIMESTAMP_MAP}\n`
+    : `${vtt.slice(0, end)}\n${TIMESTAMP_MAP}${vtt.slice(end)}`
 }
 
 const stem = (key: string) => key.slice(0, key.lastIndexOf('.'))
@@ -131,7 +133,12 @@ export async function serveCaptioned(
   const track = match && captions?.tracks.find((t) => t.key === `${match[1]}.vtt`)
   if (!match || !track) return notFound(cache.file)
   if (match[2] === 'm3u8') {
-    return answer(request, subtitlePlaylist(track.key, captions!.duration), PLAYLIST_TYPE, cache.file)
+    return answer(
+      request,
+      subtitlePlaylist(track.key, captions!.duration),
+      PLAYLIST_TYPE,
+      cache.file,
+    )
   }
   const key = keyOfName(track.key)
   const vtt = key && (await storedText(store, key))

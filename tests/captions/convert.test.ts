@@ -127,7 +127,11 @@ describe('WebVTT', () => {
     ],
     ['minutes past 59', 'WEBVTT\n\n00:60.000 --> 01:02.000\nA', 'Line 3: the time "00:60.000"'],
     ['seconds past 59', 'WEBVTT\n\n00:01.000 --> 00:61.000\nA', 'Line 3: the time "00:61.000"'],
-    ['two-digit milliseconds', 'WEBVTT\n\n00:01.00 --> 00:02.000\nA', 'Line 3: the time "00:01.00"'],
+    [
+      'two-digit milliseconds',
+      'WEBVTT\n\n00:01.00 --> 00:02.000\nA',
+      'Line 3: the time "00:01.00"',
+    ],
     ['a one-digit hour', 'WEBVTT\n\n0:00:01.000 --> 0:00:02.000\nA', 'Line 3: the time'],
     [
       'no spaces around the arrow',

@@ -48,7 +48,11 @@ const answerOf = async (id: string) => (await t.call('GET', `/api/videos/${id}`,
 const captionKeys = async () => (await t.storedKeys()).filter((key) => key.startsWith('captions/'))
 
 const rows = async () =>
-  [...(await t.app.database.db.execute<{ n: number }>(sql`select count(*)::int as n from video_captions`))][0]!.n
+  [
+    ...(await t.app.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from video_captions`,
+    )),
+  ][0]!.n
 
 describe('POST /api/videos/:id/captions', () => {
   test('an SRT file becomes WebVTT: 201 with the track, listed by the answers, served as text/vtt', async () => {
@@ -200,7 +204,9 @@ describe('POST /api/videos/:id/captions', () => {
     expect(signed.headers.get('cache-control')).toBe('private, no-cache')
     expect(await signed.text()).toStartWith('WEBVTT')
     // With the session, the plain address answers too.
-    expect((await t.fetch(plain, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    expect((await t.fetch(plain, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    )
   })
 })
 
