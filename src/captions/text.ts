@@ -57,9 +57,17 @@ export function invalidUtf8At(bytes: Uint8Array): number {
   return -1
 }
 
-// Control characters no caption text has: a file holding one is not text (tab, line feed,
-// form feed and carriage return are allowed).
-const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/
+/**
+ * Whether a line holds a control character no caption text has, so the file is not text (tab
+ * and form feed are allowed; line ends are gone by now).
+ */
+function hasControl(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const code = line.charCodeAt(i)
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0c) || code === 0x7f) return true
+  }
+  return false
+}
 
 /**
  * The file's lines: size checked first, a UTF-8 byte order mark dropped, CRLF and CR read as
@@ -76,7 +84,7 @@ export function captionLines(bytes: Uint8Array): string[] {
   let text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   if (text.startsWith('\uFEFF')) text = text.slice(1)
   const lines = text.split(/\r\n|\r|\n/)
-  const binary = lines.findIndex((line) => CONTROL.test(line))
+  const binary = lines.findIndex(hasControl)
   if (binary >= 0) throw new CaptionsError(binary + 1, 'the file holds binary data, not text')
   return lines
 }

@@ -2,6 +2,7 @@
 // uploads of the caller, and handed to the same procedures the web app calls over tRPC.
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
+import { CAPTIONS_MAX_BYTES, captionsMessages } from '../schemas/captions.ts'
 import {
   type FileKind,
   type FileMode,
@@ -12,7 +13,6 @@ import {
   tooLargeMessage,
   wrongTypeMessage,
 } from '../schemas/file-rules.ts'
-import { CAPTIONS_MAX_BYTES, captionsMessages } from '../schemas/captions.ts'
 import type { Context } from '../trpc.ts'
 import { crashPoint } from '../uploads/crash-points.ts'
 import type { UploadKind } from '../uploads/kinds.ts'

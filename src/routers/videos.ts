@@ -64,9 +64,9 @@ export const videosRouter = router({
    * A caption track from a finished upload of kind `captions` (WebVTT, or SRT converted); it
    * replaces the track of the same language. `caption` is the track as answers list it.
    */
-  addCaptions: authedProcedure.input(addCaptionsSchema).mutation(({ ctx, input }) =>
-    ctx.services.videos.addCaptions(ctx.session.user._id, input),
-  ),
+  addCaptions: authedProcedure
+    .input(addCaptionsSchema)
+    .mutation(({ ctx, input }) => ctx.services.videos.addCaptions(ctx.session.user._id, input)),
 
   /** Removes the caption track of a language (404 when the work has none in it). */
   removeCaptions: authedProcedure

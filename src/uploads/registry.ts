@@ -34,12 +34,7 @@ export type FinishedUpload = {
 }
 
 /** A finished upload whose bytes are the local file `path`. */
-const localUpload = (
-  id: string,
-  kind: UploadKind,
-  size: number,
-  path: string,
-): FinishedUpload => ({
+const localUpload = (id: string, kind: UploadKind, size: number, path: string): FinishedUpload => ({
   id,
   kind,
   size,

@@ -14,12 +14,7 @@ import type { FileKind } from '../schemas/file-rules.ts'
 import { msg } from '../schemas/messages.ts'
 import { retryNotFailed } from '../schemas/video.ts'
 import { freeSlug, moveSlug } from '../services/slugs.ts'
-import {
-  type Adopted,
-  SAME_UPLOAD_TWICE,
-  type UploadIds,
-  withUploads,
-} from '../uploads/intake.ts'
+import { type Adopted, SAME_UPLOAD_TWICE, type UploadIds, withUploads } from '../uploads/intake.ts'
 import { type CaptionsInput, createCaptionCommands } from './captions.ts'
 import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { fileColumns, keysOf } from './files.ts'

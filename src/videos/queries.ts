@@ -3,8 +3,8 @@
 // the counts. Each answer is kept in the shared read cache until the next change.
 import { and, asc, count, desc, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
 import { videoCaptions, videoSlugs, videos } from '../../db/schema.ts'
-import type { FolderCaptions } from '../media/captions-http.ts'
 import { AppError } from '../errors.ts'
+import type { FolderCaptions } from '../media/captions-http.ts'
 import {
   invalidCursor,
   type PublicListInput,

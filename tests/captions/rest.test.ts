@@ -45,6 +45,18 @@ const addCaptions = (id: string, fields: Record<string, string>, file?: string, 
 
 const answerOf = async (id: string) => (await t.call('GET', `/api/videos/${id}`, { token })).json
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes by path
+type TrpcAnswer = { result?: { data: any }; error?: { message: string } }
+/** A tRPC mutation over HTTP, as the web app sends it. */
+async function mutate(path: string, body: unknown) {
+  const res = await t.fetch(`/trpc/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, json: (await res.json()) as TrpcAnswer }
+}
+
 const captionKeys = async () => (await t.storedKeys()).filter((key) => key.startsWith('captions/'))
 
 const rows = async () =>
@@ -259,33 +271,34 @@ describe('over tus (kind `captions`) and tRPC', () => {
     const tus = tusVia(t, token)
     const trio = await uploadTrio(t, token, await fixtures())
     const upload = await tus.upload(await bytesOf(files.srt), 'captions' as never)
-    const created = await t.call('POST', '/trpc/videos.create', {
-      token,
-      body: {
-        title: 'Made With Tracks',
-        uploads: trio,
-        captions: [{ upload, language: 'en', label: 'English' }],
-      },
+    const created = await mutate('videos.create', {
+      title: 'Made With Tracks',
+      uploads: trio,
+      captions: [{ upload, language: 'en', label: 'English' }],
     })
     expect(created.status).toBe(200)
-    const video = created.json.result.data.video
+    const video = created.json.result!.data.video
     expect(video.captions).toHaveLength(1)
     const text = await (await t.fetch(video.captions[0].url)).text()
     expect(text).toStartWith('WEBVTT\n')
     expect(text).toContain('00:00:01.200 --> 00:00:02.500')
 
     const more = await tus.upload(await bytesOf(files.vtt), 'captions' as never)
-    const added = await t.call('POST', '/trpc/videos.addCaptions', {
-      token,
-      body: { id: video._id, upload: more, language: 'fr', label: 'Français' },
+    const added = await mutate('videos.addCaptions', {
+      id: video._id,
+      upload: more,
+      language: 'fr',
+      label: 'Français',
     })
     expect(added.status).toBe(200)
-    expect(added.json.result.data.caption).toMatchObject({ language: 'fr', label: 'Français' })
-    expect(added.json.result.data.video.captions).toHaveLength(2)
+    expect(added.json.result!.data.caption).toMatchObject({ language: 'fr', label: 'Français' })
+    expect(added.json.result!.data.video.captions).toHaveLength(2)
     // The upload was spent.
-    const reused = await t.call('POST', '/trpc/videos.addCaptions', {
-      token,
-      body: { id: video._id, upload: more, language: 'de', label: 'Deutsch' },
+    const reused = await mutate('videos.addCaptions', {
+      id: video._id,
+      upload: more,
+      language: 'de',
+      label: 'Deutsch',
     })
     expect(reused.status).toBe(400)
   })
@@ -297,12 +310,14 @@ describe('over tus (kind `captions`) and tRPC', () => {
     expect(await big.text()).toBe(captionsMessages.tooLarge)
     const video = await createVideo()
     const upload = await tus.upload(await bytesOf(files.malformed), 'captions' as never)
-    const res = await t.call('POST', '/trpc/videos.addCaptions', {
-      token,
-      body: { id: video._id, upload, language: 'en', label: 'English' },
+    const res = await mutate('videos.addCaptions', {
+      id: video._id,
+      upload,
+      language: 'en',
+      label: 'English',
     })
     expect(res.status).toBe(400)
-    expect(res.json.error.message).toBe(
+    expect(res.json.error!.message).toBe(
       'Line 6: the cue timing "00:00:05,000 --> 00:00:03,000" ends before it starts',
     )
     expect(await captionKeys()).toEqual([])
@@ -311,12 +326,14 @@ describe('over tus (kind `captions`) and tRPC', () => {
   test('a video upload is not a caption track', async () => {
     const trio = await uploadTrio(t, token, await fixtures())
     const video = await createVideo()
-    const res = await t.call('POST', '/trpc/videos.addCaptions', {
-      token,
-      body: { id: video._id, upload: trio.thumbnail, language: 'en', label: 'English' },
+    const res = await mutate('videos.addCaptions', {
+      id: video._id,
+      upload: trio.thumbnail,
+      language: 'en',
+      label: 'English',
     })
     expect(res.status).toBe(400)
-    expect(res.json.error.message).toBe(captionsMessages.wrongType)
+    expect(res.json.error!.message).toBe(captionsMessages.wrongType)
   })
 
   test('the activity log records adding and removing a track', async () => {
