@@ -226,6 +226,35 @@ describe('a hidden work’s captions', () => {
     for (const url of visitorUrls) expect((await get(url)).status).toBe(200)
   })
 
+  test('a review link serves a hidden work’s captions under its own path', async () => {
+    const hide = await t.call('PUT', `/api/videos/${video._id}/published`, {
+      token,
+      body: { published: false },
+    })
+    expect(hide.status).toBe(200)
+    const made = await t.call('POST', `/api/videos/${video._id}/links`, { token, body: {} })
+    expect(made.status).toBe(201)
+    const base = new URL(made.json.data.link.url as string).pathname
+    const track = (await answer()).captions[0]!
+    const name = track.url.slice(track.url.lastIndexOf('/') + 1)
+    const file = await get(`${base}/media/${name}`)
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-type')).toBe('text/vtt; charset=utf-8')
+    const folder = video.hlsUrl!.split('/')[2]
+    const master = await get(`${base}/media/${folder}/master.m3u8`)
+    expect(master.status).toBe(200)
+    const subs = /URI="(subs\/[^"]+)"/.exec(await master.text())![1]!
+    const playlist = await get(`${base}/media/${folder}/${subs}`)
+    expect(playlist.status).toBe(200)
+    expect(playlist.headers.get('cache-control')).toBe('private, no-cache')
+    expect(parseMediaPlaylist(await playlist.text()).segments).toHaveLength(1)
+    const show = await t.call('PUT', `/api/videos/${video._id}/published`, {
+      token,
+      body: { published: true },
+    })
+    expect(show.status).toBe(200)
+  })
+
   test('a subtitle path of another track, or of no track, is 404', async () => {
     const folder = video.hlsUrl!.split('/')[2]
     for (const path of [
