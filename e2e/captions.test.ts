@@ -142,9 +142,10 @@ async function chooseTrack(page: Page, label: string): Promise<Shown> {
   expect(await playing.count()).toBe(1)
   await page.waitForFunction(
     (name) =>
-      [...(document.querySelector('video[src]:not([data-preview])')?.textTracks ?? [])].some(
-        (t) => t.label === name,
-      ),
+      [
+        ...(document.querySelector<HTMLVideoElement>('video[src]:not([data-preview])')
+          ?.textTracks ?? []),
+      ].some((t) => t.label === name),
     label,
     { timeout: 30_000 },
   )
