@@ -21,6 +21,7 @@ export const captionsMessages = {
   wrongType: 'Captions must be a WebVTT (.vtt) or SRT (.srt) file',
   tooMany: `A work can have at most ${CAPTIONS_PER_VIDEO_MAX} caption tracks`,
   notFound: 'No captions in this language',
+  duplicateLanguage: 'Each language may have only one caption track',
 } as const
 
 /** Primary language, optional script, optional region, as most players and browsers take them. */
@@ -72,5 +73,5 @@ export const captionsListSchema = z
   .max(CAPTIONS_PER_VIDEO_MAX, captionsMessages.tooMany)
   .refine(
     (tracks) => new Set(tracks.map((track) => track.language)).size === tracks.length,
-    'Each language may have only one caption track',
+    captionsMessages.duplicateLanguage,
   )

@@ -6,7 +6,6 @@ import {
   captionRowSchema,
   captionRowsSchema,
   captionUploadKey,
-  duplicateLanguageMessage,
   labelForLanguage,
   languageName,
 } from './caption-form-schema.ts'
@@ -61,7 +60,9 @@ test('each language once, and at most 20 tracks', () => {
     { file: vtt, language: 'en', label: 'English' },
     { file: srt, language: 'EN', label: 'English (SDH)' },
   ]
-  expect(messages(rows)).toEqual({ '1.language': duplicateLanguageMessage })
+  expect(messages(rows)).toEqual({
+    '1.language': 'Each language may have only one caption track',
+  })
   const many = Array.from({ length: 21 }, (_, i) => ({
     file: vtt,
     language: `a${String.fromCharCode(97 + (i % 26))}${i < 26 ? '' : 'x'}`.slice(0, 3),

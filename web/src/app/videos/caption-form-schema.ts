@@ -13,9 +13,6 @@ import { z } from 'zod'
 /** What a caption file field says it takes, before a file is chosen. */
 export const captionRuleSummary = `WebVTT or SRT · up to ${CAPTIONS_MAX_BYTES / 1_000_000} MB`
 
-/** Said when two tracks of one form share a language: a work has one track per language. */
-export const duplicateLanguageMessage = 'Each language can have only one track'
-
 /** Names and types browsers give caption files; a picked file is only checked by its look. */
 const CAPTION_NAME = /\.(?:vtt|srt)$/i
 const CAPTION_TYPES = new Set(['text/vtt', 'application/x-subrip', 'text/srt'])
@@ -52,7 +49,7 @@ export const captionRowsSchema = z
       if (seen.has(key)) {
         ctx.addIssue({
           code: 'custom',
-          message: duplicateLanguageMessage,
+          message: captionsMessages.duplicateLanguage,
           path: [index, 'language'],
         })
       }
