@@ -13,17 +13,12 @@ import { z } from 'zod'
 /** What a caption file field says it takes, before a file is chosen. */
 export const captionRuleSummary = `WebVTT or SRT · up to ${CAPTIONS_MAX_BYTES / 1_000_000} MB`
 
-/** Names and types browsers give caption files; a picked file is only checked by its look. */
-const CAPTION_NAME = /\.(?:vtt|srt)$/i
-const CAPTION_TYPES = new Set(['text/vtt', 'application/x-subrip', 'text/srt'])
-
-/** The message for a chosen caption file as the browser describes it, or null when it may go. */
-export function captionFileError(file: { name: string; type: string; size: number }) {
-  if (!CAPTION_NAME.test(file.name) && !CAPTION_TYPES.has(file.type)) {
-    return captionsMessages.wrongType
-  }
-  if (file.size > CAPTIONS_MAX_BYTES) return captionsMessages.tooLarge
-  return null
+/**
+ * The message for a chosen caption file, or null when it may go. Only its size: whether it is
+ * WebVTT or SRT the server reads from its content (a `.txt` of cues is taken), not its name.
+ */
+export function captionFileError(file: { size: number }) {
+  return file.size > CAPTIONS_MAX_BYTES ? captionsMessages.tooLarge : null
 }
 
 const isFile = (value: unknown): value is File | undefined =>
