@@ -132,8 +132,12 @@ export function createPaths(deps: {
     )
   }
 
+  const captionsOf = async (folder: string) =>
+    (await services.videos.captionsByFolder()).get(folder)
+
   const reviewPages = createReviewPages({
     links: services.reviewLinks,
+    captions: captionsOf,
     pages,
     store: services.media,
     publicUrl: config.publicUrl,
@@ -146,6 +150,7 @@ export function createPaths(deps: {
     prefixSigned: (first, expires, signature) =>
       services.prefixes.verify(first, expires, signature),
     admin: async (req) => (await services.sessions.sessionOf(req)) !== null,
+    captions: captionsOf,
     publicUrl: config.mediaPublicUrl,
   }
 

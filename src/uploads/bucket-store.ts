@@ -153,6 +153,17 @@ export class BucketUploadStore extends S3Store {
     return (await got.Body?.transformToByteArray()) ?? new Uint8Array(0)
   }
 
+  /** The finished upload's first `size` bytes (a small upload read whole: a caption file). */
+  async bytes(id: string, size: number): Promise<Uint8Array> {
+    if (size === 0) return new Uint8Array(0)
+    const got = await this.client.getObject({
+      Bucket: this.bucket,
+      Key: id,
+      Range: `bytes=0-${size - 1}`,
+    })
+    return (await got.Body?.transformToByteArray()) ?? new Uint8Array(0)
+  }
+
   /**
    * Copies the finished upload to `key` of the same bucket inside the store (CopyObject: no byte
    * passes through this server); the upload stays until its change has committed. A missing
