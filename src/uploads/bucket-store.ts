@@ -396,13 +396,18 @@ export class BucketUploadStore extends S3Store {
    * path: whole parts in the multipart upload, a shorter tail as `.part`.
    */
   private async appendStaged(id: string, offset: number, body: ReadableStream<Uint8Array>) {
-    const metadata = await this.getMetadata(id)
-    const parts = await this.retrieveParts(id)
+    // Three reads of the bucket before the body is taken, two of them at once: each is a round
+    // trip every PATCH pays.
+    const [[metadata, parts], tail] = await Promise.all([
+      this.getMetadata(id).then(
+        async (metadata) => [metadata, await this.retrieveParts(id)] as const,
+      ),
+      this.tailBytes(id),
+    ])
     const dir = await mkdtemp(join(tmpdir(), 'tus-s3-'))
     const path = join(dir, 'body')
     const handle = await open(path, 'w+')
     try {
-      const tail = await this.tailBytes(id)
       if (tail.length > 0) {
         await handle.write(tail, 0, tail.length, 0)
         // In the file now, and sent again from there as the file's first bytes. Removed before
