@@ -13,7 +13,7 @@ import type { SiteService } from '../services/site.ts'
 import type { PublicVideoView, VideosService } from '../videos/index.ts'
 import type { PublicPages } from './public-pages.ts'
 import { scriptJson } from './public-pages.ts'
-import { markSecured, mediaSources } from './security-headers.ts'
+import { markSecured } from './security-headers.ts'
 
 type Deps = {
   videos: Pick<VideosService, 'bySlug' | 'publicList'>
@@ -22,6 +22,8 @@ type Deps = {
   publicUrl: string
   /** Renders a work's page around the head given here, and the 404 page. */
   pages: Pick<PublicPages, 'work' | 'missing'>
+  /** Where the embed's media and images may load from (its own policy names them). */
+  mediaSources: string
 }
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
@@ -135,7 +137,7 @@ export function createWorkPages(deps: Deps) {
           'Cache-Control': 'no-cache',
           // Its own policy, complete: media and images from here, any framer, and no script but
           // the levelling one, by its hash.
-          'Content-Security-Policy': `default-src 'none'; media-src ${mediaSources()}; img-src ${mediaSources()}; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
+          'Content-Security-Policy': `default-src 'none'; media-src ${deps.mediaSources}; img-src ${deps.mediaSources}; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
           'X-Content-Type-Options': 'nosniff',
           'Referrer-Policy': 'no-referrer',
         },

@@ -18,7 +18,13 @@ import { KEY_PREFIXES } from '../../src/storage/keys.ts'
 import { createTestDatabase, embeddedCopy, type TestDatabase } from '../../testkit/database.ts'
 import { dropBucket, makeBucket, s3Available } from '../../testkit/s3.ts'
 import { describeSkipIf, testSkipIf } from '../../testkit/skip.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../../testkit/test-app.ts'
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  diskOnly,
+  startTestApp,
+  type TestApp,
+} from '../../testkit/test-app.ts'
 import { makeClip, settled, uploadVideo, watchVideo } from '../pipeline/support.ts'
 import { tusVia } from '../videos/support.ts'
 
@@ -414,49 +420,57 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     expect((await storedKeys(config)).length).toBe(manifest.objects.length)
   }, 60_000)
 
-  test('a short read fails the backup and leaves no file', async () => {
-    const file = join(scratch, 'short.tar')
-    const storage = await openStorage(source.config)
-    const master = manifest.objects.find((o) => o.key.startsWith('masters/'))!
-    const path = storage.localPath(master.key)!
-    const original = await readFile(path)
-    try {
-      // The file shrinks after the backup listed it, as a store losing bytes would answer.
-      const attempt = backup({
-        config: source.config,
-        file,
-        log(line) {
-          if (line.includes('objects to copy')) truncateSync(path, 10)
-        },
-      })
-      await expect(attempt).rejects.toThrow(/short read|went missing/)
-    } finally {
-      await Bun.write(path, original)
-    }
-    expect(existsSync(file)).toBe(false)
-    expect(existsSync(`${file}.partial`)).toBe(false)
-  }, 30_000)
+  testSkipIf(diskOnly("it changes a stored file in place on the source's disk"))(
+    'a short read fails the backup and leaves no file',
+    async () => {
+      const file = join(scratch, 'short.tar')
+      const storage = await openStorage(source.config)
+      const master = manifest.objects.find((o) => o.key.startsWith('masters/'))!
+      const path = storage.localPath(master.key)!
+      const original = await readFile(path)
+      try {
+        // The file shrinks after the backup listed it, as a store losing bytes would answer.
+        const attempt = backup({
+          config: source.config,
+          file,
+          log(line) {
+            if (line.includes('objects to copy')) truncateSync(path, 10)
+          },
+        })
+        await expect(attempt).rejects.toThrow(/short read|went missing/)
+      } finally {
+        await Bun.write(path, original)
+      }
+      expect(existsSync(file)).toBe(false)
+      expect(existsSync(`${file}.partial`)).toBe(false)
+    },
+    30_000,
+  )
 
-  test('an object a row names but the store lacks is listed as missing, with a warning', async () => {
-    const storage = await openStorage(source.config)
-    const thumbnail = manifest.objects.find((o) => o.key.startsWith('images/'))!
-    const path = storage.localPath(thumbnail.key)!
-    const original = await readFile(path)
-    const lines: string[] = []
-    try {
-      await rm(path)
-      const taken = await backup({
-        config: source.config,
-        file: join(scratch, 'missing.tar'),
-        log: (line) => lines.push(line),
-      })
-      expect(taken.missing).toContain(thumbnail.key)
-      expect(taken.objects.map((o) => o.key)).not.toContain(thumbnail.key)
-      expect(lines.some((line) => line.includes(`warning: ${thumbnail.key}`))).toBe(true)
-    } finally {
-      await Bun.write(path, original)
-    }
-  }, 30_000)
+  testSkipIf(diskOnly("it moves a stored file away on the source's disk"))(
+    'an object a row names but the store lacks is listed as missing, with a warning',
+    async () => {
+      const storage = await openStorage(source.config)
+      const thumbnail = manifest.objects.find((o) => o.key.startsWith('images/'))!
+      const path = storage.localPath(thumbnail.key)!
+      const original = await readFile(path)
+      const lines: string[] = []
+      try {
+        await rm(path)
+        const taken = await backup({
+          config: source.config,
+          file: join(scratch, 'missing.tar'),
+          log: (line) => lines.push(line),
+        })
+        expect(taken.missing).toContain(thumbnail.key)
+        expect(taken.objects.map((o) => o.key)).not.toContain(thumbnail.key)
+        expect(lines.some((line) => line.includes(`warning: ${thumbnail.key}`))).toBe(true)
+      } finally {
+        await Bun.write(path, original)
+      }
+    },
+    30_000,
+  )
 })
 
 describeSkipIf(needsServer)('from the embedded default to PostgreSQL', () => {
