@@ -1,8 +1,8 @@
 // The video form shared by the upload page (create) and the edit modal (edit): title,
 // description and the three files (and, creating, optional caption tracks), all in react-hook-form
 // and checked by one zod schema with the shared file and caption rules (docs/dashboard.md's
-// messages), plus the live title check. The buttons sit in a
-// sticky bar with the page's status (progress), so both stay on screen however far one scrolls.
+// messages), plus the live title check. The buttons sit in a sticky bar with the page's status
+// (progress), so both stay on screen however far one scrolls.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { type FileKind, type FileMode, fileKinds, msg } from '@shared/index.ts'
 import { type ReactNode, useEffect, useMemo, useRef } from 'react'

@@ -1,6 +1,7 @@
 // A caption track as the dashboard's forms take it (a file, a language, a label), checked by the
 // shared caption rules so the form says early what the server would refuse. Whether the file is
-// well-formed WebVTT or SRT only the server can say (it names the line that is wrong).
+// well-formed WebVTT or SRT only the server can say (it names the line that is wrong); the last
+// helpers find the form field such a refusal belongs to.
 import {
   CAPTIONS_MAX_BYTES,
   CAPTIONS_PER_VIDEO_MAX,
