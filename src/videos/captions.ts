@@ -7,7 +7,7 @@ import { and, count, eq } from 'drizzle-orm'
 import { videoCaptions, videos } from '../../db/schema.ts'
 import { CaptionsError, CaptionsTooLarge, toWebVtt } from '../captions/index.ts'
 import type { Db } from '../database.ts'
-import { AppError } from '../errors.ts'
+import { AppError, type AppErrorCode } from '../errors.ts'
 import { newName, removeNames } from '../media/store.ts'
 import {
   CAPTIONS_MAX_BYTES,
@@ -87,7 +87,11 @@ export function createCaptionCommands(ctx: VideosContext) {
         held.push(input.upload)
       }
       try {
-        for (const input of inputs) taken.push(await store1(ownerId, input))
+        for (const [index, input] of inputs.entries()) {
+          taken.push(
+            await store1(ownerId, input).catch((error) => refusedAt(error, index, inputs.length)),
+          )
+        }
       } catch (error) {
         await drop(taken)
         throw error
@@ -110,6 +114,17 @@ export function createCaptionCommands(ctx: VideosContext) {
     } finally {
       for (const id of held) uploads.unclaim(id)
     }
+  }
+
+  /**
+   * A refusal of one file among several names its track (`captions.2.upload`), so a form shows
+   * it on that track's row; with one track, `captions` is already that track.
+   */
+  const refusedAt = (error: unknown, index: number, of: number): never => {
+    if (error instanceof AppError && error.field === FIELD && of > 1) {
+      throw new AppError(error.code as AppErrorCode, error.message, `${FIELD}.${index}.upload`)
+    }
+    throw error
   }
 
   const drop = (taken: TakenCaptions[]) =>

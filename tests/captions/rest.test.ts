@@ -45,8 +45,11 @@ const addCaptions = (id: string, fields: Record<string, string>, file?: string, 
 
 const answerOf = async (id: string) => (await t.call('GET', `/api/videos/${id}`, { token })).json
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes by path
-type TrpcAnswer = { result?: { data: any }; error?: { message: string } }
+type TrpcAnswer = {
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes by path
+  result?: { data: any }
+  error?: { message: string; data: { field: string | null } }
+}
 /** A tRPC mutation over HTTP, as the web app sends it. */
 async function mutate(path: string, body: unknown) {
   const res = await t.fetch(`/trpc/${path}`, {
@@ -321,6 +324,28 @@ describe('over tus (kind `captions`) and tRPC', () => {
       'Line 6: the cue timing "00:00:05,000 --> 00:00:03,000" ends before it starts',
     )
     expect(await captionKeys()).toEqual([])
+  })
+
+  test('videos.create with several tracks names the one refused, and makes nothing', async () => {
+    const tus = tusVia(t, token)
+    const trio = await uploadTrio(t, token, await fixtures())
+    const good = await tus.upload(await bytesOf(files.srt), 'captions' as never)
+    const bad = await tus.upload(await bytesOf(files.malformed), 'captions' as never)
+    const res = await mutate('videos.create', {
+      title: 'Two Tracks, One Wrong',
+      uploads: trio,
+      captions: [
+        { upload: good, language: 'en', label: 'English' },
+        { upload: bad, language: 'fr', label: 'Français' },
+      ],
+    })
+    expect(res.status).toBe(400)
+    expect(res.json.error!.message).toBe(
+      'Line 6: the cue timing "00:00:05,000 --> 00:00:03,000" ends before it starts',
+    )
+    expect(res.json.error!.data.field).toBe('captions.1.upload')
+    expect(await captionKeys()).toEqual([])
+    expect(await rows()).toBe(0)
   })
 
   test('a video upload is not a caption track', async () => {
