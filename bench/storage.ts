@@ -13,12 +13,25 @@
 // time. Targets: S3 upload >= 0.7 x disk, RSS growth <= 100 MB on each engine.
 // No media worker runs (MEDIA_WORKERS=0): processing would fetch the master from the bucket and
 // measure ffmpeg, not the store.
+// 3. The bucket alone: the same 1 GiB file written straight to the S3 server from this process
+//    as a multipart upload of 8 MiB parts, four in flight (what the server's tus store sends),
+//    no server between: what the S3 server takes on this machine, the ceiling of any upload
+//    through the app. The S3 upload is printed against it too.
 import { randomFillSync } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3'
+import { FetchHttpHandler } from '@smithy/fetch-http-handler'
 import type { S3Config } from '../src/config.ts'
+import { s3ClientConfig } from '../src/storage/s3-client.ts'
 import { fixtures } from '../testkit/media.ts'
 import { sampleRss } from '../testkit/process-memory.ts'
 import { bucketKeys, dropBucket, makeBucket, s3Available, s3Env } from '../testkit/s3.ts'
@@ -159,6 +172,54 @@ async function readRanges(server: Server, videoUrl: string, source: string, size
   return { mbps: size / MB / ((performance.now() - started) / 1000), answers, checked }
 }
 
+/** MB/s of writing `source` straight to a bucket: 8 MiB parts, four in flight, as the tus store. */
+async function bucketAlone(source: string): Promise<number> {
+  const bucket = await makeBucket()
+  const client = new S3Client({ ...s3ClientConfig(bucket), requestHandler: new FetchHttpHandler() })
+  const Bucket = bucket.bucket
+  const Key = 'ceiling'
+  try {
+    const file = Bun.file(source)
+    const started = performance.now()
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key }))
+    const count = Math.ceil(file.size / PIECE)
+    const etags: { ETag?: string; PartNumber: number }[] = []
+    let next = 0
+    const lane = async () => {
+      while (next < count) {
+        const index = next++
+        const Body = file.slice(index * PIECE, Math.min(file.size, (index + 1) * PIECE))
+        const sent = await client.send(
+          new UploadPartCommand({
+            Bucket,
+            Key,
+            UploadId,
+            PartNumber: index + 1,
+            Body,
+            ContentLength: Body.size,
+          }),
+        )
+        etags[index] = { ETag: sent.ETag, PartNumber: index + 1 }
+      }
+    }
+    await Promise.all([lane(), lane(), lane(), lane()])
+    await client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket,
+        Key,
+        UploadId,
+        MultipartUpload: { Parts: etags },
+      }),
+    )
+    const mbps = file.size / MB / ((performance.now() - started) / 1000)
+    await client.send(new DeleteObjectCommand({ Bucket, Key }))
+    return mbps
+  } finally {
+    client.destroy()
+    await dropBucket(bucket)
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
 
 type EngineResult = {
@@ -268,6 +329,14 @@ try {
       `      Range ${r.range.mbps.toFixed(0)} MB/s (${r.range.answers} answers of 206, ${r.range.checked} compared byte for byte; peak RSS growth while reading ${mb(r.range.rssGrowth)}; load ${r.range.load.join(' → ')})`,
     )
   }
+  const ceilingLoad = [await loadavg()]
+  const ceilings: number[] = []
+  for (let round = 0; round < ROUNDS; round++) ceilings.push(await bucketAlone(uploadSource))
+  ceilingLoad.push(await loadavg())
+  const ceiling = median(ceilings)
+  console.log(
+    `bucket alone (8 MiB parts, 4 in flight, no server): ${ceiling.toFixed(0)} MB/s (${ceilings.map((c) => c.toFixed(0)).join('/')}; load ${ceilingLoad.join(' → ')})`,
+  )
   const [disk, onS3] = results as [EngineResult, EngineResult]
   const verdict = (met: boolean) => (met ? 'met' : 'NOT MET')
   const uploadRatio = onS3.upload.mbps / disk.upload.mbps
@@ -276,6 +345,9 @@ try {
   ok = uploadRatio >= 0.7 && rssMet
   console.log(
     `target S3 upload >= 0.7 x disk: tus upload ${uploadRatio.toFixed(2)} ${verdict(uploadRatio >= 0.7)}; tus upload + videos.create ${endToEndRatio.toFixed(2)} ${verdict(endToEndRatio >= 0.7)}`,
+  )
+  console.log(
+    `S3 upload / the bucket alone: tus upload ${(onS3.upload.mbps / ceiling).toFixed(2)}, tus upload + videos.create ${(onS3.upload.endToEndMbps / ceiling).toFixed(2)}`,
   )
   console.log(
     `target peak RSS growth <= 100 MB (upload + create): disk ${mb(disk.upload.rssGrowth)}, S3 ${mb(onS3.upload.rssGrowth)} ${verdict(rssMet)}`,

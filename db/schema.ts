@@ -167,6 +167,25 @@ export const videoSlugs = pgTable(
   (t) => [index('video_slugs_video_idx').on(t.videoId)],
 )
 
+/**
+ * A work's caption tracks (WebVTT, SRT converted on the way in): one per language, named in the
+ * player's menu by `label`. `key` is the stored file's name (a new upload, a new name: its URL is
+ * cached immutable). Gone with the work; its file goes after the delete commits.
+ */
+export const videoCaptions = pgTable(
+  'video_captions',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    language: text('language').notNull(),
+    label: text('label').notNull(),
+    key: text('key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('video_captions_language_idx').on(t.videoId, t.language)],
+)
+
 export type AdminRow = typeof admins.$inferSelect
 export type VideoRow = typeof videos.$inferSelect
 

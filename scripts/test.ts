@@ -104,7 +104,13 @@ const unitDirs = ['./tests', './web/src'].filter((d) => existsSync(`${root}/${d}
 // (TEST_STORAGE=s3; on the disk where none can be found), the rest of ./tests on disk. With the
 // embedded run on disk, each engine and each database runs every upload, media and processing
 // test, without a third pass of the suite.
-const storageDirs = ['tests/uploads', 'tests/videos', 'tests/pipeline', 'tests/site']
+const storageDirs = [
+  'tests/uploads',
+  'tests/videos',
+  'tests/pipeline',
+  'tests/site',
+  'tests/captions',
+]
 const otherServerTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })]
   .filter((file) => !storageDirs.some((dir) => file.startsWith(`${dir}/`)))
   .sort()

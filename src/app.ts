@@ -3,7 +3,6 @@
 // tests call app.fetch directly.
 import type { Config } from './config.ts'
 import { type Database, duringStartup, openDatabase, runMigrations } from './database.ts'
-import { allowMediaFrom } from './http/security-headers.ts'
 import { startMedia } from './media/index.ts'
 import { type AppFetch, createPaths } from './paths.ts'
 import { watchSiteChanges } from './processing/changes.ts'
@@ -41,7 +40,6 @@ async function ensureFirstAdmin(config: Config, services: Services): Promise<voi
 }
 
 export async function createApp(config: Config): Promise<App> {
-  allowMediaFrom(config.mediaPublicUrl)
   const database = await openDatabase(config)
   try {
     await runMigrations(database)

@@ -17,7 +17,7 @@ import { pathnameOf } from './http/pathname.ts'
 import { createPublicPages } from './http/public-pages.ts'
 import { AnswerCache } from './http/response-cache.ts'
 import { createReviewPages } from './http/review-pages.ts'
-import { markSecured, NO_STORE, withSecurityHeaders } from './http/security-headers.ts'
+import { markSecured, NO_STORE, securityHeaders } from './http/security-headers.ts'
 import { createStaticHandler } from './http/static.ts'
 import { createWorkPages } from './http/work-pages.ts'
 import { handleMediaPaths, type MediaAccess } from './media/http.ts'
@@ -56,6 +56,7 @@ export function createPaths(deps: {
   queue: MediaQueue
 }): AppFetch {
   const { config, database, services, queue } = deps
+  const security = securityHeaders(config.mediaPublicUrl)
   const health = createHealth(appChecks({ database, media: services.media, queue }))
   const metrics = createMetrics({ token: config.metricsToken, queue })
   const uploadDeps: UploadPathsDeps = {
@@ -67,6 +68,7 @@ export function createPaths(deps: {
     videos: services.videos,
     webDist: config.webDist,
     ssrDist: config.ssrDist,
+    security,
   })
   const serveStatic = createStaticHandler(config.webDist, pages)
   const workPages = createWorkPages({
@@ -74,6 +76,7 @@ export function createPaths(deps: {
     site: services.site,
     publicUrl: config.publicUrl,
     pages,
+    mediaSources: security.mediaSources,
   })
   const clientAddress = clientAddressResolver(config.trustedProxies)
 
@@ -104,7 +107,7 @@ export function createPaths(deps: {
 
   // A stored answer gets the Cache-Control its caller asks for; refusals on the way are not kept.
   const answers = new AnswerCache(services.videos.version, {
-    finish: (res) => withSecurityHeaders(res, NO_STORE),
+    finish: (res) => security.secure(res, NO_STORE),
     served: markSecured,
   })
 
@@ -132,8 +135,12 @@ export function createPaths(deps: {
     )
   }
 
+  const captionsOf = async (folder: string) =>
+    (await services.videos.captionsByFolder()).get(folder)
+
   const reviewPages = createReviewPages({
     links: services.reviewLinks,
+    captions: captionsOf,
     pages,
     store: services.media,
     publicUrl: config.publicUrl,
@@ -146,6 +153,7 @@ export function createPaths(deps: {
     prefixSigned: (first, expires, signature) =>
       services.prefixes.verify(first, expires, signature),
     admin: async (req) => (await services.sessions.sessionOf(req)) !== null,
+    captions: captionsOf,
     publicUrl: config.mediaPublicUrl,
   }
 
@@ -207,9 +215,9 @@ export function createPaths(deps: {
     }
     // API answers belong to their caller (sessions, tokens, admin data) and are never stored;
     // the public reads among them are cached answers that set their own Cache-Control.
-    if (!isApiPath(pathname)) return withSecurityHeaders(res)
+    if (!isApiPath(pathname)) return security.secure(res)
     // Cached answers come encoded already; media, tus and static files never get here.
-    return compressAnswer(req, withSecurityHeaders(res, NO_STORE))
+    return compressAnswer(req, security.secure(res, NO_STORE))
   }
 }
 

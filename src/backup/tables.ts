@@ -118,7 +118,7 @@ export async function firstNonEmptyTable(
 
 /**
  * The stored names and stream folders the rows name (what the media sweep keeps): the videos'
- * files and folders, and the site's images.
+ * files and folders, their caption tracks, and the site's images.
  */
 export async function namedMedia(
   tx: postgres.TransactionSql,
@@ -127,6 +127,7 @@ export async function namedMedia(
     select video_key as name from videos
     union select thumbnail_key from videos
     union select brand_logo_key from videos
+    union select key from video_captions
     union select unnest(names) from site_images`
   const folders = await tx<{ folder: string }[]>`
     select distinct streams_key as folder from videos where streams_key is not null`

@@ -13,7 +13,7 @@ import { LANDING_PAGE_SIZE, PAGE_DATA_ID } from '../schemas/public-page.ts'
 import type { SiteService } from '../services/site.ts'
 import type { PublicVideoView, VideosService } from '../videos/index.ts'
 import { AnswerCache } from './response-cache.ts'
-import { markSecured, withSecurityHeaders } from './security-headers.ts'
+import { markSecured, type SecurityHeaders } from './security-headers.ts'
 
 type Deps = {
   site: Pick<SiteService, 'publicSite' | 'version'>
@@ -21,6 +21,7 @@ type Deps = {
   /** The browser build (index.html) and the server render's build beside it. */
   webDist: string
   ssrDist: string
+  security: SecurityHeaders
 }
 
 type Render = (raw: unknown) => { head: string; body: string } | null
@@ -65,7 +66,7 @@ export function createPublicPages(deps: Deps) {
     return module.render
   })
   const pages = new AnswerCache(() => deps.site.version() + deps.videos.version(), {
-    finish: (res) => withSecurityHeaders(res),
+    finish: (res) => deps.security.secure(res),
     served: markSecured,
   })
 

@@ -7,6 +7,7 @@
 // expired or revoked link answers 410 with a plain page; an unknown token 404, padded so both
 // take as long as a known one.
 import type { ReviewLinkRow } from '../../db/schema.ts'
+import type { CaptionsLookup } from '../media/captions-http.ts'
 import { firstSegment, methodNotAllowed, servePrivate } from '../media/http.ts'
 import type { MediaStore } from '../media/store.ts'
 import { BRAND } from '../schemas/brand.ts'
@@ -26,6 +27,8 @@ const NOT_FOUND_MESSAGE = 'This link does not exist. Check the address, or ask t
 
 type Deps = {
   links: ReviewLinksService
+  /** The caption tracks of a stream folder (its master's SUBTITLES group). */
+  captions: CaptionsLookup
   pages: Pick<PublicPages, 'review'>
   store: MediaStore
   /** https in production: the cookie is then Secure. */
@@ -118,6 +121,7 @@ function underLink(video: PublicVideoView, token: string): PublicVideoView {
     hlsUrl: moveOrNull(video.hlsUrl),
     mp4Url: moveOrNull(video.mp4Url),
     previewUrl: moveOrNull(video.previewUrl),
+    captions: video.captions.map((track) => ({ ...track, url: move(track.url) })),
     slug: '',
   }
 }
@@ -213,7 +217,7 @@ export function createReviewPages(deps: Deps) {
       work.names.has(firstSegment(rest.slice('media/'.length))) &&
       (await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))
     const res = allowed
-      ? await servePrivate(req, rest.slice('media/'.length), deps.store)
+      ? await servePrivate(req, rest.slice('media/'.length), deps.store, deps.captions)
       : undefined
     return res ?? new Response('Not found', { status: 404, headers: { 'Cache-Control': PRIVATE } })
   }

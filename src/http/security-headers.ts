@@ -6,7 +6,9 @@ const policy = (media: string) =>
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src ${media} data: blob:`,
-    `media-src ${media} blob:`,
+    // data: for the empty WebVTT (`data:,WEBVTT`) hls.js gives each text track it makes from a
+    // stream's subtitles before filling it with cues; media cannot run script.
+    `media-src ${media} blob: data:`,
     "font-src 'self'",
     // hls.js fetches playlists and segments itself.
     `connect-src ${media}`,
@@ -15,8 +17,6 @@ const policy = (media: string) =>
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ')
-
-export const CONTENT_SECURITY_POLICY = policy("'self'")
 
 const headersOf = (csp: string) =>
   Object.entries({
@@ -27,20 +27,44 @@ const headersOf = (csp: string) =>
     'Cross-Origin-Opener-Policy': 'same-origin',
   })
 
-let HEADERS = headersOf(CONTENT_SECURITY_POLICY)
-let media = "'self'"
-
-/**
- * Where media may load from: our origin, and the origin of MEDIA_PUBLIC_URL when /media redirects
- * there. One app per process, so the app sets it once as it starts.
- */
-export function allowMediaFrom(publicUrl: string | undefined): void {
-  media = publicUrl ? `'self' ${new URL(publicUrl).origin}` : "'self'"
-  HEADERS = headersOf(policy(media))
+/** One app's headers: its policy names where its media may load from. */
+export type SecurityHeaders = {
+  /**
+   * Sets the headers every answer carries, and `cacheControl` where the answer has no
+   * Cache-Control of its own (cached answers and static files choose theirs).
+   */
+  secure(res: Response, cacheControl?: string): Response
+  /** The sources media and images may come from, for policies written elsewhere. */
+  mediaSources: string
 }
 
-/** The sources media and images may come from, for policies written elsewhere. */
-export const mediaSources = () => media
+/**
+ * The headers of an app whose media load from our origin and, when /media redirects there
+ * (MEDIA_PUBLIC_URL), from that URL's origin.
+ */
+export function securityHeaders(mediaPublicUrl: string | undefined): SecurityHeaders {
+  const mediaSources = mediaPublicUrl ? `'self' ${new URL(mediaPublicUrl).origin}` : "'self'"
+  const headers = headersOf(policy(mediaSources))
+  const set = (target: Headers, cacheControl: string | undefined) => {
+    for (const [k, v] of headers) target.set(k, v)
+    if (cacheControl && !target.has('cache-control')) target.set('Cache-Control', cacheControl)
+  }
+  return {
+    mediaSources,
+    secure(res, cacheControl) {
+      if (secured.has(res)) return res
+      try {
+        set(res.headers, cacheControl)
+        return markSecured(res)
+      } catch {
+        // Immutable headers (a proxied Response): copy into a new one.
+        const copy = new Response(res.body, res)
+        set(copy.headers, cacheControl)
+        return markSecured(copy)
+      }
+    },
+  }
+}
 
 /** For answers about or for one signed-in admin (and tokens): no browser or proxy keeps them. */
 export const NO_STORE = 'no-store'
@@ -50,30 +74,8 @@ export const NO_STORE = 'no-store'
 // costs Bun a Headers object per answer.
 const secured = new WeakSet<Response>()
 
-/** Notes that `res` was built from headers that withSecurityHeaders already set. */
+/** Notes that `res` was built from headers that `secure` already set. */
 export function markSecured(res: Response): Response {
   secured.add(res)
   return res
-}
-
-/**
- * Sets the headers every answer carries, and `cacheControl` where the answer has no
- * Cache-Control of its own (cached answers and static files choose theirs).
- */
-export function withSecurityHeaders(res: Response, cacheControl?: string): Response {
-  if (secured.has(res)) return res
-  try {
-    secure(res.headers, cacheControl)
-    return markSecured(res)
-  } catch {
-    // Immutable headers (a proxied Response): copy into a new one.
-    const copy = new Response(res.body, res)
-    secure(copy.headers, cacheControl)
-    return markSecured(copy)
-  }
-}
-
-function secure(headers: Headers, cacheControl: string | undefined) {
-  for (const [k, v] of HEADERS) headers.set(k, v)
-  if (cacheControl && !headers.has('cache-control')) headers.set('Cache-Control', cacheControl)
 }

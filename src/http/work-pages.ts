@@ -13,7 +13,7 @@ import type { SiteService } from '../services/site.ts'
 import type { PublicVideoView, VideosService } from '../videos/index.ts'
 import type { PublicPages } from './public-pages.ts'
 import { scriptJson } from './public-pages.ts'
-import { markSecured, mediaSources } from './security-headers.ts'
+import { markSecured } from './security-headers.ts'
 
 type Deps = {
   videos: Pick<VideosService, 'bySlug' | 'publicList'>
@@ -22,6 +22,8 @@ type Deps = {
   publicUrl: string
   /** Renders a work's page around the head given here, and the 404 page. */
   pages: Pick<PublicPages, 'work' | 'missing'>
+  /** Where the embed's media and images may load from (its own policy names them). */
+  mediaSources: string
 }
 
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
@@ -120,7 +122,14 @@ export function createWorkPages(deps: Deps) {
     const gain = playbackGainDb(video.loudness?.integrated ?? null, reference)
     const level = gain < 0 ? ` data-loudness-level-db="${gain}"` : ' data-loudness-gain-db="0"'
     const script = gain < 0 ? `<script>${LEVEL_SCRIPT}</script>` : ''
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"${level}></video>${script}</body></html>`
+    // The work's captions for the player's CC menu (the MP4 carries none of its own).
+    const tracks = video.captions
+      .map(
+        (c) =>
+          `<track kind="subtitles" srclang="${escapeHtml(c.language)}" label="${escapeHtml(c.label)}" src="${escapeHtml(c.url)}" />`,
+      )
+      .join('')
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"${level}>${tracks}</video>${script}</body></html>`
     return markSecured(
       new Response(html, {
         headers: {
@@ -128,7 +137,7 @@ export function createWorkPages(deps: Deps) {
           'Cache-Control': 'no-cache',
           // Its own policy, complete: media and images from here, any framer, and no script but
           // the levelling one, by its hash.
-          'Content-Security-Policy': `default-src 'none'; media-src ${mediaSources()}; img-src ${mediaSources()}; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
+          'Content-Security-Policy': `default-src 'none'; media-src ${deps.mediaSources}; img-src ${deps.mediaSources}; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
           'X-Content-Type-Options': 'nosniff',
           'Referrer-Policy': 'no-referrer',
         },

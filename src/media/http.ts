@@ -5,6 +5,14 @@
 // through a review link (/r/<token>/media/…, src/http/review-pages.ts): docs/decisions/064.
 // With a public base URL for the bucket, a shown work's public files answer with a redirect
 // there instead (record 073); everything checked per request keeps streaming through here.
+// A work's caption tracks are files of their own (/media/<name>.vtt, for a <track>) and, once
+// streams exist, a SUBTITLES group of its master (captions-http.ts); both follow the work's access.
+import {
+  type CaptionsLookup,
+  mayBeCaptioned,
+  serveCaptioned,
+  WEBVTT_TYPE,
+} from './captions-http.ts'
 import { IMMUTABLE, serveObject } from './range.ts'
 import { derivedFile, type MediaStore, storedFile } from './store.ts'
 
@@ -32,6 +40,8 @@ export type MediaAccess = {
   prefixSigned(first: string, expires: string, signature: string): Promise<boolean>
   /** Whether the request carries an admin's session. */
   admin(request: Request): Promise<boolean>
+  /** The caption tracks of a stream folder. */
+  captions: CaptionsLookup
   /** Set: the public base URL of the bucket's keys (no trailing slash), for public files. */
   publicUrl?: string | undefined
 }
@@ -65,15 +75,26 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
   if (signed) {
     const [, expires = '', signature = '', rest = ''] = signed
     if (!(await access.prefixSigned(firstSegment(rest), expires, signature))) return notFound()
-    return (await servePrivate(request, rest, store)) ?? notFound()
+    return (await servePrivate(request, rest, store, access.captions)) ?? notFound()
   }
   // The one question a shown work's request adds: a lookup in a set kept until the next change.
   if ((await access.privateNames()).has(firstSegment(name))) {
     if (!(await access.admin(request))) return notFound()
-    return (await servePrivate(request, name, store)) ?? notFound()
+    return (await servePrivate(request, name, store, access.captions)) ?? notFound()
   }
   if (name.includes('/')) {
-    const file = derivedFile(name.split('/'))
+    const parts = name.split('/')
+    if (mayBeCaptioned(parts)) {
+      const captioned = await serveCaptioned(
+        request,
+        parts,
+        store,
+        await access.captions(parts[0]!),
+        { playlist: PLAYLIST_CACHE, file: IMMUTABLE },
+      )
+      if (captioned) return captioned
+    }
+    const file = derivedFile(parts)
     if (!file) return notFound()
     const cache = file.key.endsWith('.m3u8') ? PLAYLIST_CACHE : IMMUTABLE
     if (access.publicUrl) return redirect(access.publicUrl, file.key, cache)
@@ -82,6 +103,8 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
   const file = storedFile(name)
   if (!file) return notFound()
   const { key, type } = file
+  // Through here even with a public base URL: a <track> loads only from its page's origin.
+  if (type === 'text/vtt') return serveObject(request, store.storage, key, WEBVTT_TYPE)
   if (!type.startsWith('video/')) {
     if (access.publicUrl) return redirect(access.publicUrl, key, IMMUTABLE)
     return serveObject(request, store.storage, key, type)
@@ -123,7 +146,17 @@ export async function servePrivate(
   request: Request,
   rest: string,
   store: MediaStore,
+  captions: CaptionsLookup,
 ): Promise<Response | undefined> {
-  const file = rest.includes('/') ? derivedFile(rest.split('/')) : storedFile(rest)
-  return file && serveObject(request, store.storage, file.key, file.type, PRIVATE_CACHE)
+  const parts = rest.split('/')
+  if (mayBeCaptioned(parts)) {
+    const captioned = await serveCaptioned(request, parts, store, await captions(parts[0]!), {
+      playlist: PRIVATE_CACHE,
+      file: PRIVATE_CACHE,
+    })
+    if (captioned) return captioned
+  }
+  const file = rest.includes('/') ? derivedFile(parts) : storedFile(rest)
+  const type = file?.type === 'text/vtt' ? WEBVTT_TYPE : file?.type
+  return file && serveObject(request, store.storage, file.key, type!, PRIVATE_CACHE)
 }

@@ -10,8 +10,11 @@ import { KEY_PREFIXES, keyOfFolder, keyOfName, ownerOfKey } from '../storage/key
 import type { Storage } from '../storage/types.ts'
 import { OUTPUT_FILES, RENDITION_FILES } from './outputs.ts'
 
-/** What the store keeps: the video kinds' types, and the site's converted images (AVIF, SVG). */
-export type StoredType = MediaType | 'image/avif' | 'image/svg+xml'
+/**
+ * What the store keeps: the video kinds' types, the site's converted images (AVIF, SVG), and
+ * caption tracks (WebVTT).
+ */
+export type StoredType = MediaType | 'image/avif' | 'image/svg+xml' | 'text/vtt'
 
 const EXTENSIONS: Record<StoredType, string> = {
   'video/mp4': 'mp4',
@@ -22,12 +25,13 @@ const EXTENSIONS: Record<StoredType, string> = {
   'image/webp': 'webp',
   'image/avif': 'avif',
   'image/svg+xml': 'svg',
+  'text/vtt': 'vtt',
 }
 const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type as StoredType]))
 
 // 128 random bits per stored file: a replaced file gets a new name, so its URL can be cached
 // immutable, and a name never reveals or depends on anything a client sent.
-const NAME_RE = /^[0-9a-f]{32}\.(mp4|webm|ogv|jpg|png|webp|avif|svg)$/
+const NAME_RE = /^[0-9a-f]{32}\.(mp4|webm|ogv|jpg|png|webp|avif|svg|vtt)$/
 
 export type MediaStore = {
   /** Where stored files and run folders live. */
@@ -63,7 +67,7 @@ export const mediaUrl = (name: string) => `/media/${name}`
 
 const randomHex = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
 
-function newName(type: StoredType): string {
+export function newName(type: StoredType): string {
   return `${randomHex()}.${EXTENSIONS[type]}`
 }
 

@@ -3,7 +3,6 @@
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
 import { AnswerCache } from '../http/response-cache.ts'
-import { markSecured, NO_STORE, withSecurityHeaders } from '../http/security-headers.ts'
 import { policyOf } from '../routers/policy.ts'
 import { imageMsg, imagePurposes, siteImageLimits } from '../schemas/site.ts'
 import type { SiteService } from '../services/site.ts'
@@ -16,10 +15,9 @@ const publicAnswers = new WeakMap<SiteService, AnswerCache>()
 const answersFor = (site: SiteService) => {
   let cache = publicAnswers.get(site)
   if (!cache) {
-    cache = new AnswerCache(site.version, {
-      finish: (res) => withSecurityHeaders(res, NO_STORE),
-      served: markSecured,
-    })
+    // The app's security headers go on each answer on its way out (paths.ts), as on every
+    // other /api answer.
+    cache = new AnswerCache(site.version)
     publicAnswers.set(site, cache)
   }
   return cache

@@ -2,6 +2,7 @@
 // uploads of the caller, and handed to the same procedures the web app calls over tRPC.
 import { AppError } from '../errors.ts'
 import { readJson } from '../http/body.ts'
+import { CAPTIONS_MAX_BYTES, captionsMessages } from '../schemas/captions.ts'
 import {
   type FileKind,
   type FileMode,
@@ -14,19 +15,24 @@ import {
 } from '../schemas/file-rules.ts'
 import type { Context } from '../trpc.ts'
 import { crashPoint } from '../uploads/crash-points.ts'
+import type { UploadKind } from '../uploads/kinds.ts'
 import { type FileRule, receiveMultipart } from '../uploads/multipart.ts'
 import { sniff } from '../uploads/sniff.ts'
 import { ok } from './respond.ts'
 import { type RestHandler, route } from './route-table.ts'
 
-const ruleFor = (kind: FileKind, mode: FileMode): FileRule => ({
-  maxBytes: maxBytes(kind, mode),
-  tooLarge: tooLargeMessage(kind, mode),
-  // Refused from the first bytes, so a wrong 2 GB file is not read to its end.
-  checkHead: (head) => (kindAccepts(kind, sniff(head)) ? undefined : wrongTypeMessage(kind)),
-})
+const ruleFor = (kind: UploadKind, mode: FileMode): FileRule =>
+  // Text, checked line by line by the procedure once it is in.
+  kind === 'captions'
+    ? { maxBytes: CAPTIONS_MAX_BYTES, tooLarge: captionsMessages.tooLarge }
+    : {
+        maxBytes: maxBytes(kind, mode),
+        tooLarge: tooLargeMessage(kind, mode),
+        // Refused from the first bytes, so a wrong 2 GB file is not read to its end.
+        checkHead: (head) => (kindAccepts(kind, sniff(head)) ? undefined : wrongTypeMessage(kind)),
+      }
 
-type Received = { fields: Record<string, string>; uploads: Partial<Record<FileKind, string>> }
+type Received = { fields: Record<string, string>; uploads: Partial<Record<UploadKind, string>> }
 
 /**
  * Streams the multipart body to disk and registers each file as a finished upload of the caller,
@@ -36,7 +42,7 @@ type Received = { fields: Record<string, string>; uploads: Partial<Record<FileKi
 async function withMultipart<T>(
   req: Request,
   ctx: Context,
-  files: Partial<Record<string, FileKind>>,
+  files: Partial<Record<string, UploadKind>>,
   mode: FileMode,
   use: (received: Received) => Promise<T>,
 ): Promise<T> {
@@ -61,7 +67,7 @@ async function withMultipart<T>(
           : 'BAD_REQUEST'
     throw new AppError(code, message, field ? files[field] : undefined)
   }
-  const uploads: Partial<Record<FileKind, string>> = {}
+  const uploads: Partial<Record<UploadKind, string>> = {}
   // Every one registered, also one an alias field replaced in `uploads` (`file` and the kind).
   const registered: string[] = []
   try {
@@ -112,6 +118,19 @@ const replaceOne =
       if (!uploads[kind]) throw new AppError('BAD_REQUEST', requiredMessage(kind), kind)
       return ok(await caller.videos.update({ id: params.id!, uploads }))
     })
+
+/** A caption track from a multipart body: `file` (WebVTT or SRT), `language`, `label`. */
+const addCaptions: RestHandler = ({ req, ctx, caller, params }) =>
+  withMultipart(req, ctx, { file: 'captions' }, 'edit', async ({ fields, uploads }) => {
+    if (!uploads.captions) throw new AppError('BAD_REQUEST', captionsMessages.fileRequired, 'file')
+    const added = await caller.videos.addCaptions({
+      id: params.id!,
+      upload: uploads.captions,
+      language: fields.language ?? '',
+      label: fields.label ?? '',
+    })
+    return ok(added.caption, 201)
+  })
 
 export const videoRoutes = [
   route('GET', '/api/public/videos', async ({ req, caller }) => {
@@ -168,6 +187,11 @@ export const videoRoutes = [
   route('PUT', '/api/videos/:id/update-all', updateAll),
   route('PUT', '/api/videos/:id/video', replaceOne('video')),
   route('PUT', '/api/videos/:id/thumbnail', replaceOne('thumbnail')),
+  route('POST', '/api/videos/:id/captions', addCaptions),
+  route('DELETE', '/api/videos/:id/captions/:language', async ({ caller, params }) => {
+    await caller.videos.removeCaptions({ id: params.id!, language: params.language! })
+    return new Response(null, { status: 204 })
+  }),
   route('DELETE', '/api/videos/:id', async ({ caller, params }) =>
     ok(await caller.videos.delete({ id: params.id! })),
   ),

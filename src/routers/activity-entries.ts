@@ -129,6 +129,20 @@ const specs: Specs = {
         }
       },
     },
+    addCaptions: {
+      after: ({ output }) => ({
+        kind: 'video.update',
+        summary: `Edited ${quoted(output.video.title)}: captions ${output.caption.label} (${output.caption.language})`,
+        target: { id: output.video._id, title: output.video.title },
+      }),
+    },
+    removeCaptions: {
+      after: ({ output }) => ({
+        kind: 'video.update',
+        summary: `Edited ${quoted(output.video.title)}: removed captions ${output.removed.label} (${output.removed.language})`,
+        target: { id: output.video._id, title: output.video.title },
+      }),
+    },
     delete: {
       before: async (ctx, input) => (await ctx.services.videos.get(input.id)).title,
       after: ({ input, before }) => ({

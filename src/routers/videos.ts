@@ -3,6 +3,7 @@
 // requests keep it as bytes (src/paths.ts); the caller's access is still checked every time.
 import { z } from 'zod'
 import {
+  addCaptionsSchema,
   bulkDeleteSchema,
   checkTitleSchema,
   createVideoSchema,
@@ -10,6 +11,7 @@ import {
   listVideosSchema,
   publicListSchema,
   publishVideoSchema,
+  removeCaptionsSchema,
   reorderVideosSchema,
   videoIdSchema,
 } from '../schemas/video.ts'
@@ -57,6 +59,19 @@ export const videosRouter = router({
   update: authedProcedure.input(editVideoSchema).mutation(async ({ ctx, input }) => ({
     video: await ctx.services.videos.update(ctx.session.user._id, input),
   })),
+
+  /**
+   * A caption track from a finished upload of kind `captions` (WebVTT, or SRT converted); it
+   * replaces the track of the same language. `caption` is the track as answers list it.
+   */
+  addCaptions: authedProcedure
+    .input(addCaptionsSchema)
+    .mutation(({ ctx, input }) => ctx.services.videos.addCaptions(ctx.session.user._id, input)),
+
+  /** Removes the caption track of a language (404 when the work has none in it). */
+  removeCaptions: authedProcedure
+    .input(removeCaptionsSchema)
+    .mutation(({ ctx, input }) => ctx.services.videos.removeCaptions(input.id, input.language)),
 
   /** A failed video back to the queue (the Manage page's Retry). */
   retry: authedProcedure.input(byId).mutation(async ({ ctx, input }) => ({

@@ -21,6 +21,7 @@ export const captionsMessages = {
   wrongType: 'Captions must be a WebVTT (.vtt) or SRT (.srt) file',
   tooMany: `A work can have at most ${CAPTIONS_PER_VIDEO_MAX} caption tracks`,
   notFound: 'No captions in this language',
+  duplicateLanguage: 'Each language may have only one caption track',
 } as const
 
 /** Primary language, optional script, optional region, as most players and browsers take them. */
@@ -55,3 +56,22 @@ export type CaptionTrack = { language: string; label: string; url: string }
 
 /** The file extensions the forms offer; the server decides by the content, not the name. */
 export const captionFileAccept = '.vtt,.srt,text/vtt'
+
+/** The tus `kind` of a caption file's upload (text: checked as captions, not sniffed as media). */
+export const CAPTIONS_UPLOAD_KIND = 'captions'
+
+/** One track given with a new work: a finished upload of kind `captions`. */
+export const captionsUploadSchema = z.object({
+  upload: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'Invalid upload id'),
+  language: captionLanguageSchema,
+  label: captionLabelSchema,
+})
+
+/** The tracks given with a new work: each language once, at most CAPTIONS_PER_VIDEO_MAX. */
+export const captionsListSchema = z
+  .array(captionsUploadSchema)
+  .max(CAPTIONS_PER_VIDEO_MAX, captionsMessages.tooMany)
+  .refine(
+    (tracks) => new Set(tracks.map((track) => track.language)).size === tracks.length,
+    captionsMessages.duplicateLanguage,
+  )

@@ -1,4 +1,10 @@
 import { z } from 'zod'
+import {
+  captionLabelSchema,
+  captionLanguageSchema,
+  captionsListSchema,
+  captionsUploadSchema,
+} from './captions.ts'
 import { lowerId, uuidSchema } from './id.ts'
 import { limits } from './limits.ts'
 import { msg } from './messages.ts'
@@ -27,6 +33,8 @@ export const createVideoSchema = z.object({
     thumbnail: uploadIdSchema,
     brandLogo: uploadIdSchema,
   }),
+  /** Caption tracks to add with the work (finished uploads of kind `captions`). */
+  captions: captionsListSchema.optional(),
 })
 export type CreateVideoInput = z.input<typeof createVideoSchema>
 
@@ -73,6 +81,20 @@ export const videoIdSchema = z
   .min(1, msg.videoNotFound)
   .max(100, msg.videoNotFound)
   .transform(lowerId)
+
+/** Adds a caption track to a work, or replaces the one of the same language. */
+export const addCaptionsSchema = z.object({
+  id: videoIdSchema,
+  upload: captionsUploadSchema.shape.upload,
+  language: captionLanguageSchema,
+  label: captionLabelSchema,
+})
+
+/** Removes a work's caption track of one language. */
+export const removeCaptionsSchema = z.object({
+  id: videoIdSchema,
+  language: captionLanguageSchema,
+})
 
 /** The edit call with a lenient id (see videoIdSchema). */
 export const editVideoSchema = updateVideoSchema.extend({ id: videoIdSchema })

@@ -1,6 +1,6 @@
 // The disk engine: keys map onto DATA_DIR/media in the flat layout older versions wrote
-// (`masters/<name>` and `images/<name>` are `<name>`, `streams/<folder>/…` is `<folder>/…`), so
-// an existing data folder needs no move.
+// (`masters/<name>`, `images/<name>` and `captions/<name>` are `<name>`, `streams/<folder>/…` is
+// `<folder>/…`), so an existing data folder needs no move.
 import { constants, mkdirSync } from 'node:fs'
 import {
   access,
@@ -232,9 +232,9 @@ export function diskStorage(root: string, scratch: string): Storage {
   }
 }
 
-/** `masters/<name>` or `images/<name>` for a file at the root, by its name. */
+/** `masters/<name>`, `images/<name>` or `captions/<name>` for a file at the root, by its name. */
 function ownerKey(name: string): string | undefined {
-  for (const prefix of ['masters/', 'images/']) {
+  for (const prefix of ['masters/', 'images/', 'captions/']) {
     if (ownerOfKey(`${prefix}${name}`) === name) return `${prefix}${name}`
   }
   return undefined

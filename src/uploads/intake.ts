@@ -34,7 +34,7 @@ export type IntakeDeps = { uploads: Uploads; store: MediaStore }
 
 export const SAME_UPLOAD_TWICE = 'The same upload cannot be used for two files'
 export const UPLOAD_BUSY = 'This upload is already being saved with another request'
-const UPLOAD_GONE = 'The uploaded file was not found or has expired. Please upload it again'
+export const UPLOAD_GONE = 'The uploaded file was not found or has expired. Please upload it again'
 
 /** A finished upload of `ownerId`, checked for `kind`; throws the refusal when it fails. */
 export async function verifyUpload(
@@ -124,7 +124,7 @@ async function dropAll(store: MediaStore, adopted: Adopted[]): Promise<void> {
 const SQLSTATE = /^([0-9]{2}|F0|HV|P0|XX)[0-9A-Z]{3}$/
 
 /** False when `error` proves the row change did not commit: our own refusal or a server error. */
-function mayHaveCommitted(error: unknown): boolean {
+export function mayHaveCommitted(error: unknown): boolean {
   if (error instanceof AppError) return false
   for (let e = error, depth = 0; e instanceof Object && depth < 8; depth++) {
     const code = (e as { code?: unknown }).code

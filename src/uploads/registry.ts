@@ -9,20 +9,22 @@ import { rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Configstore } from '@tus/file-store'
 import { Upload } from '@tus/server'
-import { asFileKind, type FileKind } from '../schemas/file-rules.ts'
 import type { Storage } from '../storage/types.ts'
 import type { BucketUploadStore } from './bucket-store.ts'
 import { isExpired } from './expiry.ts'
+import { asUploadKind, type UploadKind } from './kinds.ts'
 import { ownerOf, stampRecord, type UploadRecord } from './record.ts'
 import { SNIFF_BYTES } from './sniff.ts'
 import { isUploadId, newUploadId } from './upload-ids.ts'
 
 export type FinishedUpload = {
   id: string
-  kind: FileKind
+  kind: UploadKind
   size: number
   /** Its first bytes, for the type check. */
   head(): Promise<Uint8Array>
+  /** All its bytes: for small uploads only (caption files), whose size was checked first. */
+  bytes(): Promise<Uint8Array>
   /**
    * Stores its bytes as `key`, leaving the upload whole until it is released: a hard link or a
    * streamed write from a local file, a copy inside the bucket (no byte through this server)
@@ -32,11 +34,12 @@ export type FinishedUpload = {
 }
 
 /** A finished upload whose bytes are the local file `path`. */
-const localUpload = (id: string, kind: FileKind, size: number, path: string): FinishedUpload => ({
+const localUpload = (id: string, kind: UploadKind, size: number, path: string): FinishedUpload => ({
   id,
   kind,
   size,
   head: () => Bun.file(path).slice(0, SNIFF_BYTES).bytes(),
+  bytes: () => Bun.file(path).slice(0, size).bytes(),
   storeAs: async (storage, key, type) => {
     await storage.write(key, { path }, { type })
   },
@@ -45,7 +48,7 @@ const localUpload = (id: string, kind: FileKind, size: number, path: string): Fi
 /** A finished upload kept in the bucket, which is also the storage's (both are S3_BUCKET). */
 const bucketUpload = (
   id: string,
-  kind: FileKind,
+  kind: UploadKind,
   size: number,
   bucket: BucketUploadStore,
 ): FinishedUpload => ({
@@ -53,6 +56,7 @@ const bucketUpload = (
   kind,
   size,
   head: () => bucket.head(id),
+  bytes: () => bucket.bytes(id, size),
   storeAs: (_storage, key) => bucket.copyTo(id, key),
 })
 
@@ -73,7 +77,7 @@ export type UploadRegistry = {
   /** Forgets an upload once the change that took its file has committed. */
   release(id: string): Promise<void>
   /** Registers a file already on disk (a streamed multipart part) as a finished upload. */
-  register(path: string, kind: FileKind, ownerId: string): Promise<string>
+  register(path: string, kind: UploadKind, ownerId: string): Promise<string>
 }
 
 /**
@@ -92,7 +96,7 @@ export function createUploadRegistry(
       if (!isUploadId(id)) return { ok: false, reason: 'missing' }
       const local: UploadRecord | undefined = await configstore.get(id)
       const info = local ?? (await bucket?.record(id))
-      const kind = asFileKind(info?.metadata?.kind)
+      const kind = asUploadKind(info?.metadata?.kind)
       if (!info || !kind || ownerOf(info) !== ownerId || isExpired(info, expiryMs))
         return { ok: false, reason: 'missing' }
       const path = join(dir, id)

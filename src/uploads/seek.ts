@@ -20,5 +20,8 @@ function load(): ((fd: number, offset: number) => boolean) | undefined {
 
 const lseek = load()
 
+/** Whether `seek` can work here at all. */
+export const canSeek = lseek !== undefined
+
 /** Moves `fd`'s position to `offset`; false when that is not possible here. */
 export const seek = (fd: number, offset: number): boolean => lseek?.(fd, offset) ?? false

@@ -10,21 +10,15 @@ import { join } from 'node:path'
 import { ERRORS, type Locker, Metadata } from '@tus/server'
 import type { S3Config } from '../config.ts'
 import { isDiskFull, STORAGE_FULL } from '../errors.ts'
-import {
-  asFileKind,
-  type FileKind,
-  fileKinds,
-  kindAccepts,
-  maxBytes,
-  tooLargeMessage,
-  wrongTypeMessage,
-} from '../schemas/file-rules.ts'
+import { CAPTIONS_UPLOAD_KIND } from '../schemas/captions.ts'
+import { fileKinds, kindAccepts, maxBytes, wrongTypeMessage } from '../schemas/file-rules.ts'
 import { MiB } from '../schemas/limits.ts'
 import type { BucketUploadStore } from './bucket-store.ts'
 import { parseChecksum } from './checksum.ts'
 import { scheduleCleanup, sweepStrays, UPLOAD_EXPIRY_MS } from './expiry.ts'
 import { DirectFileStore } from './file-store.ts'
 import { echoingHeadHandler } from './head-handler.ts'
+import { asUploadKind, type UploadKind, uploadMaxBytes, uploadTooLarge } from './kinds.ts'
 import { appendingPatchHandler, type BodyInfo } from './patch-handler.ts'
 import { TusServer } from './protocol.ts'
 import { ownerOf, stampRecord, type UploadRecord } from './record.ts'
@@ -68,9 +62,9 @@ function withoutCors(response: Response): Response {
 }
 
 /** The kind a creation request's Upload-Metadata names, if it is valid and names one. */
-function kindInHeader(req: Request): FileKind | undefined {
+function kindInHeader(req: Request): UploadKind | undefined {
   try {
-    return asFileKind(Metadata.parse(req.headers.get('upload-metadata') ?? undefined).kind)
+    return asUploadKind(Metadata.parse(req.headers.get('upload-metadata') ?? undefined).kind)
   } catch {
     return undefined
   }
@@ -126,12 +120,12 @@ export function createTusEndpoint(
    */
   async function tooLarge(req: Request) {
     const record = await recordOf(uploadIdIn(req))
-    const kind = asFileKind(record?.metadata?.kind) ?? kindInHeader(req)
+    const kind = asUploadKind(record?.metadata?.kind) ?? kindInHeader(req)
     if (!kind) return undefined
     const declared = req.headers.get('upload-length')
     const outgrowsKind =
-      declared !== null ? Number(declared) > maxBytes(kind) : record?.size === undefined
-    return refuse(413, outgrowsKind ? tooLargeMessage(kind) : PAST_LENGTH)
+      declared !== null ? Number(declared) > uploadMaxBytes(kind) : record?.size === undefined
+    return refuse(413, outgrowsKind ? uploadTooLarge(kind) : PAST_LENGTH)
   }
 
   const server = new TusServer({
@@ -151,13 +145,15 @@ export function createTusEndpoint(
     // a kind, no limit here: onUploadCreate refuses a creation without one.
     async maxSize(req, id) {
       if (id === null) return LARGEST_UPLOAD
-      const kind = asFileKind((await recordOf(id))?.metadata?.kind) ?? kindInHeader(req)
-      return kind ? maxBytes(kind) : 0
+      const kind = asUploadKind((await recordOf(id))?.metadata?.kind) ?? kindInHeader(req)
+      return kind ? uploadMaxBytes(kind) : 0
     },
     // Creation: decided from the declared length and kind, before a byte is stored.
     async onUploadCreate(req, upload) {
-      const kind = asFileKind(upload.metadata?.kind)
-      if (!kind) throw refuse(400, 'Upload-Metadata kind must be video, thumbnail or brandLogo')
+      const kind = asUploadKind(upload.metadata?.kind)
+      if (!kind) {
+        throw refuse(400, 'Upload-Metadata kind must be video, thumbnail, brandLogo or captions')
+      }
       if (upload.size === 0) throw refuse(400, 'The file is empty')
       const owner = caller.getStore()
       if (!owner) throw refuse(401, 'Please sign in to continue')
@@ -188,15 +184,18 @@ export function createTusEndpoint(
       return undefined
     },
     // A wrong type is known as soon as the bytes are in: say so now, not at videos.create.
+    // Caption files are text, checked line by line when a change takes them.
     async onUploadFinish(_req, upload) {
-      const kind = asFileKind(upload.metadata?.kind)
+      const kind = asUploadKind(upload.metadata?.kind)
       // A length declared late may be 0, which a creation could not say.
       const refusal =
         upload.size === 0
           ? refuse(400, 'The file is empty')
-          : !kind || !kindAccepts(kind, await firstBytesType(upload.id))
-            ? refuse(415, wrongTypeMessage(kind ?? 'video'))
-            : undefined
+          : kind === CAPTIONS_UPLOAD_KIND
+            ? undefined
+            : !kind || !kindAccepts(kind, await firstBytesType(upload.id))
+              ? refuse(415, wrongTypeMessage(kind ?? 'video'))
+              : undefined
       if (refusal) {
         await datastore.remove(upload.id).catch(() => undefined)
         throw refusal

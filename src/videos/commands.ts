@@ -14,7 +14,8 @@ import type { FileKind } from '../schemas/file-rules.ts'
 import { msg } from '../schemas/messages.ts'
 import { retryNotFailed } from '../schemas/video.ts'
 import { freeSlug, moveSlug } from '../services/slugs.ts'
-import { type Adopted, type UploadIds, withUploads } from '../uploads/intake.ts'
+import { type Adopted, SAME_UPLOAD_TWICE, type UploadIds, withUploads } from '../uploads/intake.ts'
+import { type CaptionsInput, createCaptionCommands } from './captions.ts'
 import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { fileColumns, keysOf } from './files.ts'
 import { requeue, unprocessed } from './rows.ts'
@@ -22,6 +23,7 @@ import { type VideoView, viewColumns } from './views.ts'
 
 export function createVideoCommands(ctx: VideosContext) {
   const { db, store, queue, reads, adminView, find, titleAvailable } = ctx
+  const captions = createCaptionCommands(ctx)
 
   async function assertTitleFree(title: string, exceptId?: string) {
     if (!(await titleAvailable(title, exceptId))) {
@@ -37,7 +39,10 @@ export function createVideoCommands(ctx: VideosContext) {
     if (gone.length > 0) reads.invalidate()
     // Files go only now that the delete has committed (a single statement commits on its own).
     // A job still running for one of them finds no row when it ends and drops its outputs.
-    await removeNames(store, gone.flatMap(keysOf))
+    await removeNames(
+      store,
+      gone.flatMap((row) => [...keysOf(row), ...row.captions.map((caption) => caption.key)]),
+    )
     await removeFolders(
       store,
       gone.flatMap((row) => row.streamsKey ?? []),
@@ -58,27 +63,46 @@ export function createVideoCommands(ctx: VideosContext) {
 
     async create(
       ownerId: string,
-      input: { title: string; description: string; uploads: Record<FileKind, string> },
+      input: {
+        title: string
+        description: string
+        uploads: Record<FileKind, string>
+        captions?: CaptionsInput[] | undefined
+      },
     ): Promise<VideoView> {
       await assertTitleFree(input.title)
-      const row = await withUploads(ctx, ownerId, input.uploads, 'create', (adopted) =>
-        db.transaction(async (tx) => {
-          const [created] = await tx
-            .insert(videos)
-            .values({
-              title: input.title,
-              slug: await freeSlug(tx, input.title),
-              description: input.description,
-              // First in the curated order, as it is first among the newest.
-              position: sql`(select coalesce(min(${videos.position}), 1) - 1 from ${videos})`,
-              // A create's intake always holds all three kinds: the input schema requires them.
-              ...(fileColumns(adopted) as Required<ReturnType<typeof fileColumns>>),
-            })
-            .returning(viewColumns)
-            .catch(conflictOnUnique)
-          await queue.enqueue({ videoId: created!.id, sourceKey: created!.videoKey }, tx)
-          return created!
-        }),
+      const tracks = input.captions ?? []
+      const files = new Set(Object.values(input.uploads))
+      if (tracks.some((track) => files.has(track.upload))) {
+        throw new AppError('BAD_REQUEST', SAME_UPLOAD_TWICE, 'captions')
+      }
+      // Caption files are checked first: a wrong line is refused before a 2 GB video is taken.
+      const row = await captions.withCaptions(ownerId, tracks, (taken) =>
+        withUploads(ctx, ownerId, input.uploads, 'create', (adopted) =>
+          db.transaction(async (tx) => {
+            const [created] = await tx
+              .insert(videos)
+              .values({
+                title: input.title,
+                slug: await freeSlug(tx, input.title),
+                description: input.description,
+                // First in the curated order, as it is first among the newest.
+                position: sql`(select coalesce(min(${videos.position}), 1) - 1 from ${videos})`,
+                // A create's intake always holds all three kinds: the input schema requires them.
+                ...(fileColumns(adopted) as Required<ReturnType<typeof fileColumns>>),
+              })
+              .returning(viewColumns)
+              .catch(conflictOnUnique)
+            await queue.enqueue({ videoId: created!.id, sourceKey: created!.videoKey }, tx)
+            if (taken.length === 0) return created!
+            await captions.writeTracks(tx, created!.id, taken)
+            const [withTracks] = await tx
+              .select(viewColumns)
+              .from(videos)
+              .where(eq(videos.id, created!.id))
+            return withTracks!
+          }),
+        ),
       )
       reads.invalidate()
       queue.wake()
@@ -235,5 +259,7 @@ export function createVideoCommands(ctx: VideosContext) {
     },
 
     removeMany,
+    addCaptions: captions.addCaptions,
+    removeCaptions: captions.removeCaptions,
   }
 }

@@ -64,6 +64,7 @@ export function createVideosContext(deps: VideosDeps) {
       hlsUrl: signOrNull(view.hlsUrl),
       mp4Url: signOrNull(view.mp4Url),
       previewUrl: signOrNull(view.previewUrl),
+      captions: view.captions.map((track) => ({ ...track, url: sign(track.url) })),
     }
   }
 

@@ -1,7 +1,7 @@
 // What a start runs over the videos: a job for every video still queued, and the sweep of media
 // files and scratch folders no row or running job accounts for.
 import { eq } from 'drizzle-orm'
-import { videos } from '../../db/schema.ts'
+import { videoCaptions, videos } from '../../db/schema.ts'
 import { scratchJobId, sweep } from '../media/store.ts'
 import type { VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
@@ -43,7 +43,14 @@ export function createVideoMaintenance(ctx: VideosContext) {
           })
           .from(videos)
           .for('share')
-        const keep = new Set(rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']))
+        const captions = await db
+          .select({ key: videoCaptions.key })
+          .from(videoCaptions)
+          .for('share')
+        const keep = new Set([
+          ...rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']),
+          ...captions.map((row) => row.key),
+        ])
         for (const name of listed) {
           const job = scratchJobId(name)
           if (job && active.has(job)) keep.add(name)

@@ -1,9 +1,10 @@
 // The videos' reads: the admins' list, the public list (whole or in pages, with their cursors),
 // one work by id or address, the review page's work, the masters and names /media serves, and
 // the counts. Each answer is kept in the shared read cache until the next change.
-import { and, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm'
-import { videoSlugs, videos } from '../../db/schema.ts'
+import { and, asc, count, desc, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
+import { videoCaptions, videoSlugs, videos } from '../../db/schema.ts'
 import { AppError } from '../errors.ts'
+import type { FolderCaptions } from '../media/captions-http.ts'
 import {
   invalidCursor,
   type PublicListInput,
@@ -168,6 +169,12 @@ export function createVideoQueries(ctx: VideosContext) {
         for (const row of rows) {
           for (const name of [row.streamsKey, ...keysOf(row)]) if (name) names.add(name)
         }
+        const captions = await db
+          .select({ key: videoCaptions.key })
+          .from(videoCaptions)
+          .innerJoin(videos, eq(videos.id, videoCaptions.videoId))
+          .where(or(eq(videos.published, false), eq(videos.status, 'failed')))
+        for (const row of captions) names.add(row.key)
         return names
       })
     },
@@ -184,8 +191,42 @@ export function createVideoQueries(ctx: VideosContext) {
           ? await db.select(viewColumns).from(videos).where(eq(videos.id, id))
           : []
         if (!row) return null
-        const names = new Set([...keysOf(row), ...(row.streamsKey ? [row.streamsKey] : [])])
+        const names = new Set([
+          ...keysOf(row),
+          ...(row.streamsKey ? [row.streamsKey] : []),
+          ...row.captions.map((caption) => caption.key),
+        ])
         return { video: toPublicView(toView(row)), names }
+      })
+    },
+
+    /**
+     * The caption tracks of each stream folder, with its video's length: what the master and the
+     * subtitle playlists /media renders for it. Kept until the next change, so a work without
+     * captions pays one map lookup.
+     */
+    async captionsByFolder(): Promise<ReadonlyMap<string, FolderCaptions>> {
+      return reads.get('caption-folders', async () => {
+        const rows = await db
+          .select({
+            folder: videos.streamsKey,
+            duration: videos.duration,
+            language: videoCaptions.language,
+            label: videoCaptions.label,
+            key: videoCaptions.key,
+          })
+          .from(videoCaptions)
+          .innerJoin(videos, eq(videos.id, videoCaptions.videoId))
+          .where(isNotNull(videos.streamsKey))
+          .orderBy(asc(videoCaptions.label), asc(videoCaptions.language))
+        const folders = new Map<string, FolderCaptions>()
+        for (const { folder, duration, ...track } of rows) {
+          if (!folder) continue
+          const entry = folders.get(folder) ?? { duration: duration ?? 0, tracks: [] }
+          entry.tracks.push(track)
+          folders.set(folder, entry)
+        }
+        return folders
       })
     },
 

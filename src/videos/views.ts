@@ -1,7 +1,9 @@
 // The shapes in which a video leaves the server: the admins' answer and the public one (no edit
 // time, no progress, and never the master once streams exist).
-import { videos } from '../../db/schema.ts'
+import { sql } from 'drizzle-orm'
+import { videoCaptions, videos } from '../../db/schema.ts'
 import { mediaUrl, streamsUrls } from '../media/store.ts'
+import type { CaptionTrack } from '../schemas/captions.ts'
 import type { LoudnessFigures } from '../schemas/loudness.ts'
 import type { VideoStatus } from '../schemas/video.ts'
 
@@ -37,6 +39,8 @@ export type VideoView = {
   loudness: LoudnessFigures | null
   /** Whether the master has an audio stream; null until probed. */
   hasAudio: boolean | null
+  /** Caption tracks, by label then language; also while processing (for the MP4 fallback). */
+  captions: CaptionTrack[]
 }
 
 /** What the public page needs: no edit time, no progress, and the master only until streams exist. */
@@ -57,10 +61,29 @@ export type PublicVideoView = Pick<
   | 'mp4Url'
   | 'previewUrl'
   | 'slug'
+  | 'captions'
 > & {
   /** What the players level by (docs/decisions/071). */
   loudness: { integrated: number } | null
 }
+
+/** A caption track as its row keeps it: `key` is the stored file's name. */
+export type StoredCaption = { language: string; label: string; key: string }
+
+/** The order caption tracks are listed in, everywhere: by label, then language. */
+const captionsOrder = sql.raw('c.label, c.language')
+
+/**
+ * A video's caption tracks as one JSON array beside its other columns: every read and every
+ * `returning` of a row carries them, at no extra round trip.
+ */
+const captionsColumn = sql<StoredCaption[]>`coalesce((
+  select json_agg(json_build_object('language', c.language, 'label', c.label, 'key', c.key)
+                  order by ${captionsOrder})
+    from ${videoCaptions} c where c.video_id = ${videos.id}), '[]'::json)`.mapWith(
+  (value: unknown): StoredCaption[] =>
+    typeof value === 'string' ? JSON.parse(value) : ((value as StoredCaption[] | null) ?? []),
+)
 
 export const viewColumns = {
   id: videos.id,
@@ -86,8 +109,19 @@ export const viewColumns = {
   loudnessTruePeak: videos.loudnessTruePeak,
   videoCodec: videos.videoCodec,
   audioCodec: videos.audioCodec,
+  captions: captionsColumn,
 }
-export type ViewRow = { [K in keyof typeof viewColumns]: (typeof videos.$inferSelect)[K] }
+type VideoColumn = Exclude<keyof typeof viewColumns, 'captions'>
+export type ViewRow = { [K in VideoColumn]: (typeof videos.$inferSelect)[K] } & {
+  captions: StoredCaption[]
+}
+
+/** A stored caption as the answers list it. */
+export const captionTrack = (caption: StoredCaption): CaptionTrack => ({
+  language: caption.language,
+  label: caption.label,
+  url: mediaUrl(caption.key),
+})
 
 export function toView(row: ViewRow): VideoView {
   // A folder is named only once every output in it is complete; a reprocess keeps serving the
@@ -124,6 +158,7 @@ export function toView(row: ViewRow): VideoView {
           },
     // The probe names the video codec of every file it read; the audio codec only if it had one.
     hasAudio: row.videoCodec === null ? null : row.audioCodec !== null,
+    captions: row.captions.map(captionTrack),
   }
 }
 
@@ -145,6 +180,7 @@ export function toPublicView(view: VideoView): PublicVideoView {
     mp4Url: view.mp4Url,
     previewUrl: view.previewUrl,
     slug: view.slug,
+    captions: view.captions,
     loudness: view.loudness && { integrated: view.loudness.integrated },
   }
 }

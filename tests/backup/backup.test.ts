@@ -18,7 +18,13 @@ import { KEY_PREFIXES } from '../../src/storage/keys.ts'
 import { createTestDatabase, embeddedCopy, type TestDatabase } from '../../testkit/database.ts'
 import { dropBucket, makeBucket, s3Available } from '../../testkit/s3.ts'
 import { describeSkipIf, testSkipIf } from '../../testkit/skip.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../../testkit/test-app.ts'
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  diskOnly,
+  startTestApp,
+  type TestApp,
+} from '../../testkit/test-app.ts'
 import { makeClip, settled, uploadVideo, watchVideo } from '../pipeline/support.ts'
 import { tusVia } from '../videos/support.ts'
 
@@ -66,6 +72,7 @@ type Work = {
   slug: string
   thumbnailUrl: string
   hlsUrl: string | null
+  captions: { language: string; label: string; url: string }[]
 }
 
 async function works(fetch: Fetch, token?: string): Promise<Work[]> {
@@ -77,7 +84,8 @@ async function works(fetch: Fetch, token?: string): Promise<Work[]> {
   return list.toSorted((a, b) => a._id.localeCompare(b._id))
 }
 
-const named = (list: Work[]) => list.map(({ _id, title, slug }) => ({ _id, title, slug }))
+const named = (list: Work[]) =>
+  list.map(({ _id, title, slug, captions }) => ({ _id, title, slug, captions }))
 const sha = (bytes: ArrayBuffer) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
 
 async function storedKeys(config: Config): Promise<string[]> {
@@ -183,6 +191,17 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     const short = await makeClip(scratch, 'short.mp4', { seconds: 1, width: 320, height: 180 })
     const ready = await uploadVideo(fetch, owner, short, 'Processed work')
     await watchVideo(fetch, owner, ready._id, settled, { timeoutMs: 90_000 })
+    // A caption track: its row and file go with the backup, and its master lists it.
+    const captions = new FormData()
+    captions.append('language', 'en')
+    captions.append('label', 'English')
+    captions.append('file', new Blob(['WEBVTT\n\n00:00.100 --> 00:00.900\nHello\n']), 'en.vtt')
+    const added = await fetch(`/api/videos/${ready._id}/captions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner}` },
+      body: captions,
+    })
+    expect(added.status).toBe(201)
     // Taken while this one waits for (or is in) processing, and a tus upload is half sent.
     const longer = await makeClip(scratch, 'longer.mp4', { seconds: 3, width: 320, height: 180 })
     waiting = (await uploadVideo(fetch, owner, longer, 'Waiting work'))._id
@@ -213,13 +232,14 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     expect(manifest.app.schema).toBe(knownSchemas().at(-1)!)
     expect(manifest.database).toBe(serverUrl ? 'postgresql' : 'embedded')
     const rows = Object.fromEntries(manifest.tables.map((t) => [t.name, t.rows]))
-    expect(rows).toMatchObject({ admins: 2, videos: 2 })
+    expect(rows).toMatchObject({ admins: 2, videos: 2, video_captions: 1 })
     expect(Object.keys(rows)).not.toContain('sessions')
     expect(Object.keys(rows)).not.toContain('rate_limits')
     expect(manifest.missing).toEqual([])
     expect(manifest.sequences.map((q) => q.name)).toContain('activity_log_id_seq')
     const keys = manifest.objects.map((o) => o.key)
     expect(keys.filter((k) => k.startsWith('masters/'))).toHaveLength(2)
+    expect(keys.filter((k) => k.startsWith('captions/'))).toHaveLength(1)
     expect(keys.some((k) => k.endsWith('/master.m3u8'))).toBe(true)
     const storage = await openStorage(source.config)
     for (const object of manifest.objects.slice(0, 5)) {
@@ -258,7 +278,8 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
         )
       }
       for (const work of await works(site.fetch)) {
-        for (const url of [work.thumbnailUrl, work.hlsUrl].filter((u) => u !== null)) {
+        const captions = work.captions.map((track) => track.url)
+        for (const url of [work.thumbnailUrl, work.hlsUrl, ...captions].filter((u) => u !== null)) {
           const there = await site.fetch(url)
           const here = await source.fetch(url)
           expect(there.status).toBe(200)
@@ -399,49 +420,57 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     expect((await storedKeys(config)).length).toBe(manifest.objects.length)
   }, 60_000)
 
-  test('a short read fails the backup and leaves no file', async () => {
-    const file = join(scratch, 'short.tar')
-    const storage = await openStorage(source.config)
-    const master = manifest.objects.find((o) => o.key.startsWith('masters/'))!
-    const path = storage.localPath(master.key)!
-    const original = await readFile(path)
-    try {
-      // The file shrinks after the backup listed it, as a store losing bytes would answer.
-      const attempt = backup({
-        config: source.config,
-        file,
-        log(line) {
-          if (line.includes('objects to copy')) truncateSync(path, 10)
-        },
-      })
-      await expect(attempt).rejects.toThrow(/short read|went missing/)
-    } finally {
-      await Bun.write(path, original)
-    }
-    expect(existsSync(file)).toBe(false)
-    expect(existsSync(`${file}.partial`)).toBe(false)
-  }, 30_000)
+  testSkipIf(diskOnly("it changes a stored file in place on the source's disk"))(
+    'a short read fails the backup and leaves no file',
+    async () => {
+      const file = join(scratch, 'short.tar')
+      const storage = await openStorage(source.config)
+      const master = manifest.objects.find((o) => o.key.startsWith('masters/'))!
+      const path = storage.localPath(master.key)!
+      const original = await readFile(path)
+      try {
+        // The file shrinks after the backup listed it, as a store losing bytes would answer.
+        const attempt = backup({
+          config: source.config,
+          file,
+          log(line) {
+            if (line.includes('objects to copy')) truncateSync(path, 10)
+          },
+        })
+        await expect(attempt).rejects.toThrow(/short read|went missing/)
+      } finally {
+        await Bun.write(path, original)
+      }
+      expect(existsSync(file)).toBe(false)
+      expect(existsSync(`${file}.partial`)).toBe(false)
+    },
+    30_000,
+  )
 
-  test('an object a row names but the store lacks is listed as missing, with a warning', async () => {
-    const storage = await openStorage(source.config)
-    const thumbnail = manifest.objects.find((o) => o.key.startsWith('images/'))!
-    const path = storage.localPath(thumbnail.key)!
-    const original = await readFile(path)
-    const lines: string[] = []
-    try {
-      await rm(path)
-      const taken = await backup({
-        config: source.config,
-        file: join(scratch, 'missing.tar'),
-        log: (line) => lines.push(line),
-      })
-      expect(taken.missing).toContain(thumbnail.key)
-      expect(taken.objects.map((o) => o.key)).not.toContain(thumbnail.key)
-      expect(lines.some((line) => line.includes(`warning: ${thumbnail.key}`))).toBe(true)
-    } finally {
-      await Bun.write(path, original)
-    }
-  }, 30_000)
+  testSkipIf(diskOnly("it moves a stored file away on the source's disk"))(
+    'an object a row names but the store lacks is listed as missing, with a warning',
+    async () => {
+      const storage = await openStorage(source.config)
+      const thumbnail = manifest.objects.find((o) => o.key.startsWith('images/'))!
+      const path = storage.localPath(thumbnail.key)!
+      const original = await readFile(path)
+      const lines: string[] = []
+      try {
+        await rm(path)
+        const taken = await backup({
+          config: source.config,
+          file: join(scratch, 'missing.tar'),
+          log: (line) => lines.push(line),
+        })
+        expect(taken.missing).toContain(thumbnail.key)
+        expect(taken.objects.map((o) => o.key)).not.toContain(thumbnail.key)
+        expect(lines.some((line) => line.includes(`warning: ${thumbnail.key}`))).toBe(true)
+      } finally {
+        await Bun.write(path, original)
+      }
+    },
+    30_000,
+  )
 })
 
 describeSkipIf(needsServer)('from the embedded default to PostgreSQL', () => {

@@ -43,6 +43,7 @@ const nobody = {
   signed: async () => false,
   prefixSigned: async () => false,
   admin: async () => false,
+  captions: async () => undefined,
 }
 const get = (path: string, headers: HeadersInit = {}, method = 'GET') =>
   handleMediaPaths(

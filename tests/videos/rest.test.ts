@@ -60,6 +60,7 @@ describe('POST /api/videos/upload', () => {
         'slug',
         'loudness',
         'hasAudio',
+        'captions',
       ].sort(),
     )
     // Processing starts in the background: queued, nothing derived yet.
@@ -226,11 +227,18 @@ describe('reading', () => {
         'previewUrl',
         'slug',
         'loudness',
+        'captions',
       ].sort(),
     )
     // Until streams exist the public page plays the master, as before.
     expect(video.videoUrl).toMatch(/^\/media\/[0-9a-f]{32}\.mp4$/)
-    expect(video).toMatchObject({ status: 'queued', hlsUrl: null, mp4Url: null, loudness: null })
+    expect(video).toMatchObject({
+      status: 'queued',
+      hlsUrl: null,
+      mp4Url: null,
+      loudness: null,
+      captions: [],
+    })
   })
 
   test('POST /api/videos/check-title: case-insensitive and trimmed', async () => {

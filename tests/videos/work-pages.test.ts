@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm'
 import { isoDuration } from '../../src/http/work-pages.ts'
 import { plainMediaUrl } from '../../testkit/media.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
+import { captionFiles, captionsForm } from '../captions/support.ts'
 import { type Fixtures, fixtures, form, send } from './support.ts'
 
 const SHELL = `<!doctype html>
@@ -241,6 +242,34 @@ describe('the work page', () => {
     expect(res.headers.get('x-frame-options')).toBeNull()
     // Every other page still refuses to be framed.
     expect((await page('/work/framed')).headers.get('x-frame-options')).toBe('DENY')
+  })
+
+  test("the embed lists the work's captions as <track>s of its player, escaped", async () => {
+    const v = await created('Subtitled')
+    const files = captionFiles()
+    try {
+      const added = await send(
+        t,
+        'POST',
+        `/api/videos/${v._id}/captions`,
+        token,
+        captionsForm({ language: 'en', label: 'English "SDH" & <more>' }, files.srt),
+      )
+      expect(added.status).toBe(201)
+      const url = added.json.data.url as string
+      const res = await page('/work/subtitled/embed')
+      expect(res.status).toBe(200)
+      expect(res.text).toContain(
+        `<track kind="subtitles" srclang="en" label="English &quot;SDH&quot; &amp; &lt;more&gt;" src="${url}" /></video>`,
+      )
+      // Same origin: the embed's own policy lets the track load.
+      expect(res.headers.get('content-security-policy')).toContain("media-src 'self'")
+      const vtt = await t.fetch(url)
+      expect(vtt.status).toBe(200)
+      expect(vtt.headers.get('content-type')).toStartWith('text/vtt')
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true })
+    }
   })
 })
 

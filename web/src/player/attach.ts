@@ -1,6 +1,9 @@
 // Gives a <video> element its source: an hls.js instance, the stream natively, or a plain file.
-// One hls.js instance per player, destroyed with it (record 043).
+// One hls.js instance per player, destroyed with it (record 043). Captions come from one place at
+// a time (record 075): the stream's SUBTITLES group (hls.js makes the text tracks, Safari reads
+// the group itself), or else <track> elements made here from the work's `captions`.
 import type Hls from 'hls.js'
+import { addCaptionTracks, hasTextTracks, removeCaptionTracks } from './captions.ts'
 import { HLS_CONFIG } from './hls-config.ts'
 import { type HlsClass, hlsIfLoaded, loadHls } from './load-hls.ts'
 import { levelLoudness } from './loudness.ts'
@@ -56,10 +59,12 @@ export function attachStream(
   let hls: Hls | null = null
   let destroyed = false
 
+  const captions = sources.captions ?? []
   const setFile = () => {
     engine = 'file'
     const url = new URL(fileUrl(sources), location.href).href
     if (video.src !== url) video.src = url
+    addCaptionTracks(video, captions)
   }
 
   // The stream cannot play (a fatal hls.js error): the MP4 carries on from the same moment, and
@@ -91,6 +96,12 @@ export function attachStream(
       ...(startAt > 0 ? { startPosition: startAt } : {}),
     })
     watchFatalErrors(hls, Hls, fallBack)
+    // hls.js makes a text track of each subtitle rendition; a stream made before its work had
+    // captions has none, and then the files play as <track>s beside it.
+    removeCaptionTracks(video)
+    hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
+      if (!destroyed && data.subtitleTracks.length === 0) addCaptionTracks(video, captions)
+    })
     hls.loadSource(sources.hlsUrl)
     hls.attachMedia(video)
   }
@@ -102,8 +113,21 @@ export function attachStream(
   let ready: Promise<void> | null = null
   if (sources.hlsUrl && playsHlsNatively()) {
     engine = 'native-hls'
+    removeCaptionTracks(video)
     video.src = sources.hlsUrl
     if (options.startAt) video.currentTime = options.startAt
+    // Safari lists the stream's subtitle renditions as text tracks by the time it has metadata.
+    if (captions.length) {
+      video.addEventListener(
+        'loadedmetadata',
+        () => {
+          if (!destroyed && engine === 'native-hls' && !hasTextTracks(video)) {
+            addCaptionTracks(video, captions)
+          }
+        },
+        { once: true },
+      )
+    }
   } else if (needsHlsJs(sources)) {
     engine = 'hls.js'
     const loaded = hlsIfLoaded()
@@ -127,6 +151,7 @@ export function attachStream(
       destroyed = true
       hls?.destroy()
       hls = null
+      removeCaptionTracks(video)
     },
   }
 }

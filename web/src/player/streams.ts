@@ -1,6 +1,7 @@
 // What a video offers to play and how this browser should play it. Order (hls.js README,
 // measured in pipeline-notes §3): Safari-like browsers play HLS themselves; everything with Media
 // Source Extensions plays it through hls.js (with our fast-start settings); the rest gets the MP4.
+import type { CaptionTrack } from '@shared/captions.ts'
 
 /** The media a video answer names: `hlsUrl`/`mp4Url` once ready, `videoUrl` always. */
 export type StreamSources = {
@@ -10,6 +11,8 @@ export type StreamSources = {
   mp4Url?: string | null
   /** The work's measured loudness; null without audio or until measured (then not levelled). */
   loudness?: { integrated: number } | null
+  /** The work's caption tracks; the stream carries them too once it has a SUBTITLES group. */
+  captions?: readonly CaptionTrack[]
 }
 
 export type Engine = 'hls.js' | 'native-hls' | 'file'

@@ -20,14 +20,17 @@ export function useAttachedStream(
   const { videoUrl, hlsUrl, mp4Url } = sources
   const integrated = sources.loudness?.integrated ?? null
   const { loudnessReference } = options
+  // The tracks by value: an answer refetched with the same captions attaches nothing again.
+  const captionsKey = JSON.stringify(sources.captions ?? [])
 
   useEffect(() => {
     const video = ref.current
     if (!video) return
     const loudness = integrated === null ? null : { integrated }
+    const captions = JSON.parse(captionsKey) as StreamSources['captions']
     const stream = attachStream(
       video,
-      { videoUrl, hlsUrl, mp4Url, loudness },
+      { videoUrl, hlsUrl, mp4Url, loudness, captions },
       loudnessReference === undefined ? {} : { loudnessReference },
     )
     let live = true
@@ -40,7 +43,7 @@ export function useAttachedStream(
       live = false
       stream.destroy()
     }
-  }, [ref, videoUrl, hlsUrl, mp4Url, integrated, loudnessReference])
+  }, [ref, videoUrl, hlsUrl, mp4Url, integrated, loudnessReference, captionsKey])
 }
 
 /**

@@ -60,7 +60,7 @@ export function VideoModal({ video, onClose }: Props) {
           </button>
         </div>
         <div className="relative grid flex-1 place-items-center">
-          {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (a work has none) */}
+          {/* biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts) */}
           <video
             ref={videoRef}
             poster={video.thumbnailUrl}

@@ -110,7 +110,7 @@ function Playing({ video }: { video: PublicVideo }) {
     element.play().catch((error: unknown) => console.warn('Playback did not start', error))
   })
   return (
-    // biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (a work has no field for one)
+    // biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts)
     <video
       ref={ref}
       poster={video.thumbnailUrl}

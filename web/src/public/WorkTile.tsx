@@ -178,7 +178,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
         ref={frameRef}
         className="group relative h-[280px] overflow-hidden rounded-sm bg-ink-800 [&:fullscreen]:h-full [&:fullscreen]:rounded-none [&:fullscreen]:bg-black"
       >
-        {/* biome-ignore lint/a11y/useMediaCaption: uploaded portfolio videos carry no caption track (a work has none) */}
+        {/* biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts) */}
         <video
           ref={videoRef}
           preload="none"

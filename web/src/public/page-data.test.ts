@@ -36,3 +36,25 @@ describe('the loudness reference a page levels by', () => {
     expect(bad?.kind === 'review' && bad.video.loudness).toBeNull()
   })
 })
+
+describe("a work's captions in the page's data", () => {
+  test('reach the players as language, label and file; anything else is left out', () => {
+    const en = { language: 'en', label: 'English', url: '/media/a/captions/en.vtt' }
+    const data = pageDataFrom({
+      kind: 'work',
+      site: site(),
+      video: { ...video, captions: [en, { language: 'fr' }, 'x', { ...en, url: 7 }] },
+    })
+    expect(data?.kind === 'work' && data.video.captions).toEqual([en])
+    const landing = pageDataFrom({
+      kind: 'landing',
+      site: site(),
+      videos: { videos: [{ ...video, captions: [en] }], nextCursor: null },
+    })
+    expect(landing?.kind === 'landing' && landing.page.videos[0]?.captions).toEqual([en])
+  })
+  test('a page from an older server has none', () => {
+    const data = pageDataFrom({ kind: 'review', video, loudnessReference: null })
+    expect(data?.kind === 'review' && data.video.captions).toEqual([])
+  })
+})

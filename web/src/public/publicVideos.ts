@@ -1,5 +1,6 @@
 // Reads GET /api/public/videos a page at a time with plain fetch: the public bundle carries no
 // query or schema library.
+import type { CaptionTrack } from '@shared/captions.ts'
 import { LANDING_PAGE_SIZE } from '@shared/public-page.ts'
 import type { PublicVideo } from '../api.ts'
 
@@ -42,7 +43,21 @@ export function toVideo(value: unknown): PublicVideo | null {
     // The work's own page (/work/<slug>); '' when an older server sent none: no share link then.
     slug: typeof slug === 'string' ? slug : '',
     loudness: loudnessOrNull(value.loudness),
+    captions: captionsOf(value.captions),
   }
+}
+
+/** The caption tracks a player can offer: each with a language, a label and a file. */
+function captionsOf(value: unknown): CaptionTrack[] {
+  if (!Array.isArray(value)) return []
+  return value.flatMap((track): CaptionTrack[] => {
+    if (!isRecord(track)) return []
+    const { language, label, url } = track
+    if (typeof language !== 'string' || typeof label !== 'string' || typeof url !== 'string') {
+      return []
+    }
+    return language && url ? [{ language, label, url }] : []
+  })
 }
 
 /** Only what the players level by; anything else reads as not measured (played as it is). */

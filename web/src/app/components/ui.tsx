@@ -1,5 +1,5 @@
 // Small shared pieces: buttons, fields, spinner, progress bar, icons.
-import type { ButtonHTMLAttributes, ReactNode, SVGProps } from 'react'
+import type { ComponentProps, ReactNode, SVGProps } from 'react'
 import { cn } from '../lib/cn.ts'
 
 const buttonBase =
@@ -13,7 +13,8 @@ export const buttonStyles = {
   icon: 'inline-flex size-9 items-center justify-center rounded-lg text-zinc-600 transition-colors hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-amber-500 disabled:opacity-40 dark:text-zinc-300 dark:hover:bg-ink-800',
 }
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+/** A button's props, `ref` included (React 19 passes it as a prop). */
+type ButtonProps = ComponentProps<'button'> & {
   variant?: keyof typeof buttonStyles
 }
 

@@ -1,6 +1,8 @@
 // Sends files to /uploads/ with tus: chunked, retried on network errors and resumed from the
 // stored fingerprint (also after a reload or in a new tab). Reports the bytes of all files
 // together, and whether the connection is lost (the upload then waits and resumes by itself).
+// A work's files are one of each kind; caption files are as many as the admin adds, each under
+// a key of its own.
 
 import type { FileKind } from '@shared/index.ts'
 import { type DetailedError, defaultOptions, type PreviousUpload, Upload } from 'tus-js-client'
@@ -17,6 +19,16 @@ const RETRY_DELAYS = [
 ]
 /** No byte moved for this long while uploading: the connection is as good as lost. */
 export const STALL_MS = 10_000
+
+/** What the server makes of an upload: one of the work's files, or a caption track's file. */
+export type UploadKind = FileKind | 'captions'
+
+/** One file to send: `key` names it in the answer (and its fingerprint), `kind` tells the server. */
+export interface UploadItem {
+  key: string
+  kind: UploadKind
+  file: File
+}
 
 /**
  * Whose uploads these are, so that resuming finds only its own: the admin's id and what the
@@ -53,13 +65,16 @@ export function overallPercent(sent: readonly number[], totals: readonly number[
 
 const SEPARATOR = '|'
 
-/** The fingerprint tus stores an upload under: scope, kind and the file as the browser sees it. */
-export function fingerprintOf(scope: UploadScope, kind: FileKind, file: File): string {
+/**
+ * The fingerprint tus stores an upload under: scope, key (a work file's kind, or a caption
+ * file's slot) and the file as the browser sees it.
+ */
+export function fingerprintOf(scope: UploadScope, key: string, file: File): string {
   return [
     'studio',
     scope.owner,
     scope.purpose,
-    kind,
+    key,
     file.name,
     file.type,
     file.size,
@@ -83,16 +98,17 @@ const FILE_REFUSALS = new Set([400, 413, 415])
 
 /**
  * A failed upload as the client error vocabulary reads it (lib/errors.ts): the server's status,
- * its one-line reason (the form's message for sizes and types) and the file's field.
+ * its one-line reason (the form's message for sizes and types, the line a caption file is wrong
+ * at) and the file's field, its key.
  */
-function uploadError(err: Error | DetailedError, kind: FileKind): RequestError {
+function uploadError(err: Error | DetailedError, key: string): RequestError {
   const response = 'originalResponse' in err ? err.originalResponse : null
   const status = response?.getStatus() ?? 0
   const reason = response?.getBody()?.trim()
   return new RequestError(
     status && reason ? reason : err.message,
     status,
-    FILE_REFUSALS.has(status) ? kind : undefined,
+    FILE_REFUSALS.has(status) ? key : undefined,
   )
 }
 
@@ -105,8 +121,7 @@ interface OneUpload {
 }
 
 function uploadOne(
-  kind: FileKind,
-  file: File,
+  { key, kind, file }: UploadItem,
   { token, scope }: Pick<UploadOptions, 'token' | 'scope'>,
   on: { bytes: (sent: number) => void; connectionLost: () => void },
 ): OneUpload {
@@ -121,7 +136,7 @@ function uploadOne(
       storeFingerprintForResuming: true,
       // A finished upload is consumed by the video it becomes; never resume onto it.
       removeFingerprintOnSuccess: true,
-      fingerprint: () => Promise.resolve(fingerprintOf(scope, kind, file)),
+      fingerprint: () => Promise.resolve(fingerprintOf(scope, key, file)),
       metadata: { kind, filename: file.name, filetype: file.type },
       headers: token ? { Authorization: `Bearer ${token}` } : {},
       onProgress: (sent) => on.bytes(sent),
@@ -135,7 +150,7 @@ function uploadOne(
         if (retry && (status === 0 || status >= 500)) on.connectionLost()
         return retry
       },
-      onError: (err) => reject(uploadError(err, kind)),
+      onError: (err) => reject(uploadError(err, key)),
       onSuccess: () => {
         const id = tus.url?.split('/').filter(Boolean).pop()
         if (id) resolve(id)
@@ -166,17 +181,27 @@ function uploadOne(
   }
 }
 
-/**
- * Upload each given file (in parallel) and return the tus upload ids by kind. The connection
- * counts as lost while the browser says it is offline, while an upload waits to retry after a
- * network failure, or when no byte has moved for STALL_MS; it is back once bytes move again.
- */
+/** Upload a work's files (in parallel) and return the tus upload ids by kind. */
 export async function uploadFiles(
   files: Partial<Record<FileKind, File>>,
-  { token, scope, onProgress, onPausedChange, signal }: UploadOptions,
+  options: UploadOptions,
 ): Promise<Partial<Record<FileKind, string>>> {
-  const entries = Object.entries(files).filter((e): e is [FileKind, File] => e[1] instanceof File)
-  const totals = entries.map(([, file]) => file.size)
+  const items = Object.entries(files)
+    .filter((e): e is [FileKind, File] => e[1] instanceof File)
+    .map(([kind, file]) => ({ key: kind, kind, file }))
+  return uploadItems(items, options)
+}
+
+/**
+ * Upload each item (in parallel) and return the tus upload ids by key. The connection counts as
+ * lost while the browser says it is offline, while an upload waits to retry after a network
+ * failure, or when no byte has moved for STALL_MS; it is back once bytes move again.
+ */
+export async function uploadItems(
+  entries: readonly UploadItem[],
+  { token, scope, onProgress, onPausedChange, signal }: UploadOptions,
+): Promise<Partial<Record<string, string>>> {
+  const totals = entries.map(({ file }) => file.size)
   const total = totals.reduce((a, b) => a + b, 0)
   const sent = entries.map(() => 0)
   const finished = entries.map(() => false)
@@ -195,10 +220,9 @@ export async function uploadFiles(
     }
   }
 
-  const uploads = entries.map(([kind, file], i) =>
+  const uploads = entries.map((entry, i) =>
     uploadOne(
-      kind,
-      file,
+      entry,
       { token, scope },
       {
         bytes: (bytes) => {
@@ -280,7 +304,7 @@ export async function uploadFiles(
       ),
     )
     if (signal?.aborted) throw new RequestError('Upload cancelled', 0)
-    return Object.fromEntries(entries.map(([kind], i) => [kind, ids[i]]))
+    return Object.fromEntries(entries.map(({ key }, i) => [key, ids[i]]))
   } finally {
     clearInterval(stallTimer)
     window.removeEventListener('offline', onOffline)

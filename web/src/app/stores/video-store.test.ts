@@ -38,6 +38,7 @@ const video = (n: number, extra: Partial<Video> = {}): Video => ({
   slug: `video-${n}`,
   loudness: null,
   hasAudio: null,
+  captions: [],
   ...extra,
 })
 

@@ -1,5 +1,6 @@
 // Edit Video (docs/dashboard.md): metadata-only when no file was chosen, otherwise the chosen files
-// go up with tus and everything is sent together. Progress steps 0, 25, 50, 75, 100.
+// go up with tus and everything is sent together. Progress steps 0, 25, 50, 75, 100. Below the
+// form, the work's caption tracks, each added or removed on its own (CaptionsEditor).
 import { useEffect, useState } from 'react'
 import type { Video } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
@@ -12,6 +13,7 @@ import { useAuthStore } from '../stores/auth.ts'
 import { useChromeStore } from '../stores/ui.ts'
 import { currentListInput, replaceVideo } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
+import { CaptionsEditor } from './CaptionsEditor.tsx'
 import { LoudnessLine } from './LoudnessLine.tsx'
 import { ShareDialog } from './ShareDialog.tsx'
 import { VideoForm, type VideoFormHelpers, type VideoFormValues } from './VideoForm.tsx'
@@ -29,6 +31,8 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   const [progress, setProgress] = useState(0)
   // Opened above this dialog, so whatever is typed here stays while a link is made.
   const [sharing, setSharing] = useState(false)
+  // A caption track being added or removed also holds the dialog open.
+  const [captionsBusy, setCaptionsBusy] = useState(false)
 
   useEffect(() => {
     useChromeStore.setState({ editModalOpen: true })
@@ -36,7 +40,7 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   }, [])
 
   const requestClose = () => {
-    if (busy) {
+    if (busy || captionsBusy) {
       notify.error('Please wait until the update is complete', 'edit-busy')
       return
     }
@@ -127,6 +131,9 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
           onSubmit={onSubmit}
           onCancel={requestClose}
         />
+        <div className="mt-6 border-zinc-200 border-t pt-5 dark:border-ink-700">
+          <CaptionsEditor video={video} onBusyChange={setCaptionsBusy} />
+        </div>
       </div>
       {sharing ? <ShareDialog video={video} onClose={() => setSharing(false)} /> : null}
     </Dialog>

@@ -1,14 +1,17 @@
 // One file of the video form: a drop zone that is also the picker (the native input, visually
 // hidden, keeps Enter/Space and screen readers), the types and limit it takes, and once a file
 // is chosen its preview (object URL, never read into memory), name, size and a remove button.
+// A caption file has no picture to preview: its name and size only.
 
+import { captionFileAccept } from '@shared/captions.ts'
 import { acceptedTypes, type FileKind, type FileMode, fileRuleSummary } from '@shared/index.ts'
 import { type DragEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { FieldError, Icons } from '../components/ui.tsx'
 import { formatBytes } from '../lib/format.ts'
+import { captionRuleSummary } from './caption-form-schema.ts'
 
 interface FileFieldProps {
-  kind: FileKind
+  kind: FileKind | 'captions'
   label: string
   mode: FileMode
   file: File | null | undefined
@@ -23,6 +26,11 @@ interface FileFieldProps {
 }
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files')
+
+const acceptOf = (kind: FileKind | 'captions') =>
+  kind === 'captions' ? captionFileAccept : acceptedTypes(kind).join(',')
+const rulesOf = (kind: FileKind | 'captions', mode: FileMode) =>
+  kind === 'captions' ? captionRuleSummary : fileRuleSummary(kind, mode)
 
 export function FileField({
   kind,
@@ -48,7 +56,11 @@ export function FileField({
   // dragenter/dragleave fire for every child the pointer crosses: count them.
   const depth = useRef(0)
   const [dragging, setDragging] = useState(false)
-  const url = useMemo(() => (file && !error ? URL.createObjectURL(file) : null), [file, error])
+  const pictured = kind !== 'captions'
+  const url = useMemo(
+    () => (pictured && file && !error ? URL.createObjectURL(file) : null),
+    [pictured, file, error],
+  )
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url])
 
   const previewUrl = url ?? (file ? null : currentUrl)
@@ -109,7 +121,7 @@ export function FileField({
           ref={input}
           id={ids.input}
           type="file"
-          accept={acceptedTypes(kind).join(',')}
+          accept={acceptOf(kind)}
           disabled={disabled}
           aria-labelledby={ids.legend}
           aria-describedby={describedBy}
@@ -135,7 +147,7 @@ export function FileField({
         </span>
         <span id={ids.rules} className="block text-xs text-zinc-600 dark:text-zinc-400">
           {/* Types, then the limit: each part kept on one line. */}
-          {fileRuleSummary(kind, mode)
+          {rulesOf(kind, mode)
             .split(' · ')
             .map((part, i) => (
               <span key={part} className="whitespace-nowrap">
@@ -148,28 +160,30 @@ export function FileField({
       <FieldError id={ids.error} message={error} />
       {file || previewUrl ? (
         <div className="mt-2 overflow-hidden rounded-lg border border-zinc-200 dark:border-ink-700">
-          <div className="flex aspect-video max-h-48 w-full items-center justify-center bg-zinc-100 dark:bg-ink-800">
-            {previewUrl ? (
-              kind === 'video' ? (
-                <video
-                  src={previewUrl}
-                  muted
-                  playsInline
-                  preload="metadata"
-                  className="size-full object-cover"
-                  aria-label={`${label} preview`}
-                />
+          {pictured ? (
+            <div className="flex aspect-video max-h-48 w-full items-center justify-center bg-zinc-100 dark:bg-ink-800">
+              {previewUrl ? (
+                kind === 'video' ? (
+                  <video
+                    src={previewUrl}
+                    muted
+                    playsInline
+                    preload="metadata"
+                    className="size-full object-cover"
+                    aria-label={`${label} preview`}
+                  />
+                ) : (
+                  <img
+                    src={previewUrl}
+                    alt={`${label} preview`}
+                    className="size-full object-contain"
+                  />
+                )
               ) : (
-                <img
-                  src={previewUrl}
-                  alt={`${label} preview`}
-                  className="size-full object-contain"
-                />
-              )
-            ) : (
-              <span className="text-xs text-zinc-600 dark:text-zinc-400">No preview</span>
-            )}
-          </div>
+                <span className="text-xs text-zinc-600 dark:text-zinc-400">No preview</span>
+              )}
+            </div>
+          ) : null}
           <div className="space-y-1 p-2 text-sm">
             {file ? (
               <>

@@ -23,7 +23,13 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
   const sources: StreamSources | null = video.hlsUrl
     ? video
     : link.data
-      ? { videoUrl: link.data.url, hlsUrl: null, mp4Url: null, loudness: video.loudness }
+      ? {
+          videoUrl: link.data.url,
+          hlsUrl: null,
+          mp4Url: null,
+          loudness: video.loudness,
+          captions: video.captions,
+        }
       : null
   // Levelled as visitors hear it (docs/decisions/071): the player waits for the site's reference.
   const site = trpc.site.get.useQuery(undefined, { staleTime: 60_000 })
@@ -78,7 +84,7 @@ function Player({
   const videoRef = useRef<HTMLVideoElement>(null)
   useAttachedStream(videoRef, sources, undefined, { loudnessReference })
   return (
-    // biome-ignore lint/a11y/useMediaCaption: portfolio reels have no caption tracks
+    // biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts)
     <video
       ref={videoRef}
       poster={video.thumbnailUrl}

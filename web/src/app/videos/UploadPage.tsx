@@ -1,5 +1,5 @@
-// Upload Video (docs/dashboard.md): three tus uploads with one progress area (percentage, bytes,
-// speed, time left, a lost connection), then videos.create. Uploads this browser left unfinished
+// Upload Video (docs/dashboard.md): three tus uploads (and one per caption track) with one progress
+// area (percentage, bytes, speed, time left, a lost connection), then videos.create. Uploads this browser left unfinished
 // are offered again and continue from the server's offset when the same files are picked.
 
 import type { FileKind } from '@shared/index.ts'
@@ -16,8 +16,9 @@ import {
   findUnfinishedUploads,
   fingerprintOf,
   type UnfinishedUpload,
+  type UploadItem,
   type UploadScope,
-  uploadFiles,
+  uploadItems,
 } from '../lib/tus.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import {
@@ -28,6 +29,7 @@ import {
   useVideoStore,
 } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
+import { captionFieldOf, captionUploadKey } from './caption-form-schema.ts'
 import { percentOf, UnfinishedUploads } from './UnfinishedUploads.tsx'
 import { UploadProgress, type UploadStatus } from './UploadProgress.tsx'
 import {
@@ -83,6 +85,10 @@ export function UploadPage() {
   const [unfinished, setUnfinished] = useState<UnfinishedUpload[]>([])
   const [draft] = useState(readDraft)
   const meter = useRef(createRateMeter())
+  // The work's files already sent for a work the server then refused for its title or a caption
+  // file: a second try sends the caption files again (small, and a refused one may be gone) but
+  // not the video. By fingerprint, so a file picked anew is sent anew.
+  const sentBefore = useRef(new Map<string, string>())
   const shownRateAt = useRef(0)
   // docs/dashboard.md: the store owns the upload's percentage; the rest of the status is this
   // page's.
@@ -122,8 +128,8 @@ export function UploadPage() {
   }
 
   const onSubmit = async (
-    { title, description, files }: VideoFormValues,
-    { setTitleError }: VideoFormHelpers,
+    { title, description, files, captions }: VideoFormValues,
+    { setTitleError, setCaptionError }: VideoFormHelpers,
   ) => {
     const { video, thumbnail, brandLogo } = files
     if (!video || !thumbnail || !brandLogo) return
@@ -134,8 +140,22 @@ export function UploadPage() {
     setStatus(idle)
     const { token } = useAuthStore.getState()
     try {
-      const uploads = await uploadFiles(
-        { video, thumbnail, brandLogo },
+      const items: UploadItem[] = [
+        { key: 'video', kind: 'video', file: video },
+        { key: 'thumbnail', kind: 'thumbnail', file: thumbnail },
+        { key: 'brandLogo', kind: 'brandLogo', file: brandLogo },
+        ...captions.map(({ file }, i) => ({
+          key: captionUploadKey(i),
+          kind: 'captions' as const,
+          file,
+        })),
+      ]
+      const known = (item: UploadItem) =>
+        item.kind === 'captions'
+          ? undefined
+          : sentBefore.current.get(fingerprintOf(scope, item.key, item.file))
+      const fresh = await uploadItems(
+        items.filter((item) => !known(item)),
         {
           token,
           scope,
@@ -160,7 +180,24 @@ export function UploadPage() {
           },
         },
       )
-      if (!uploads.video || !uploads.thumbnail || !uploads.brandLogo) {
+      const uploads: Partial<Record<string, string>> = {}
+      for (const item of items) {
+        const id = fresh[item.key] ?? known(item)
+        uploads[item.key] = id
+        if (id && item.kind !== 'captions') {
+          sentBefore.current.set(fingerprintOf(scope, item.key, item.file), id)
+        }
+      }
+      const captionUploads = captions.flatMap(({ language, label }, i) => {
+        const upload = uploads[captionUploadKey(i)]
+        return upload ? [{ upload, language, label }] : []
+      })
+      if (
+        !uploads.video ||
+        !uploads.thumbnail ||
+        !uploads.brandLogo ||
+        captionUploads.length !== captions.length
+      ) {
         throw new RequestError('An upload did not finish', 0)
       }
       setUnfinished([])
@@ -173,7 +210,9 @@ export function UploadPage() {
           thumbnail: uploads.thumbnail,
           brandLogo: uploads.brandLogo,
         },
+        ...(captionUploads.length ? { captions: captionUploads } : {}),
       })
+      sentBefore.current.clear()
       writeDraft(null)
       // docs/dashboard.md: the new video comes first, the totals and pages follow, before the
       // refresh.
@@ -197,6 +236,10 @@ export function UploadPage() {
         return
       }
       if (e.field === 'title') setTitleError(e.message)
+      const caption = captionFieldOf(e.field, captions.length)
+      if (caption) setCaptionError(caption.index, caption.field, e.message)
+      // Any other failure may be about the uploads themselves (one expired): send them all again.
+      if (e.field !== 'title' && !caption) sentBefore.current.clear()
       notify.error('Failed to upload video. Please try again.')
     }
   }

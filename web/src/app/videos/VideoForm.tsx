@@ -1,7 +1,8 @@
 // The video form shared by the upload page (create) and the edit modal (edit): title,
-// description and the three files, all in react-hook-form and checked by one zod schema with the
-// shared file rules (docs/dashboard.md's messages), plus the live title check. The buttons sit in a
-// sticky bar with the page's status (progress), so both stay on screen however far one scrolls.
+// description and the three files (and, creating, optional caption tracks), all in react-hook-form
+// and checked by one zod schema with the shared file and caption rules (docs/dashboard.md's
+// messages), plus the live title check. The buttons sit in a sticky bar with the page's status
+// (progress), so both stay on screen however far one scrolls.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { type FileKind, type FileMode, fileKinds, msg } from '@shared/index.ts'
 import { type ReactNode, useEffect, useMemo, useRef } from 'react'
@@ -10,6 +11,7 @@ import type { Video } from '../../api.ts'
 import { TextField } from '../components/TextField.tsx'
 import { Button, FieldError, inputStyles } from '../components/ui.tsx'
 import { trpc } from '../trpc.ts'
+import { CaptionFields } from './CaptionFields.tsx'
 import { FileField } from './FileField.tsx'
 import { useTitleCheck } from './use-title-check.ts'
 import { type VideoFormInput, type VideoFormOutput, videoFormSchema } from './video-form-schema.ts'
@@ -23,10 +25,27 @@ export interface VideoFormValues {
   description: string
   /** Only the files the user chose. */
   files: VideoFiles
+  /** Caption tracks to add with a new work (always empty when editing); language canonical. */
+  captions: CaptionInput[]
+}
+
+export interface CaptionInput {
+  file: File
+  language: string
+  label: string
 }
 
 export interface VideoFormHelpers {
   setTitleError: (message: string) => void
+  /**
+   * Shows the server's refusal of a caption track at its field (e.g. the line a file is wrong
+   * at), or under the whole Captions section when it does not say which track (`index` null).
+   */
+  setCaptionError: (
+    index: number | null,
+    field: 'file' | 'language' | 'label',
+    message: string,
+  ) => void
 }
 
 export interface VideoDraft {
@@ -105,6 +124,17 @@ export function VideoForm({
     () => zodResolver(videoFormSchema(mode)) as Resolver<VideoFormInput, unknown, VideoFormOutput>,
     [mode],
   )
+  const form = useForm<VideoFormInput, unknown, VideoFormOutput>({
+    resolver,
+    defaultValues: {
+      title: draft?.title ?? video?.title ?? '',
+      description: draft?.description ?? video?.description ?? '',
+      video: undefined,
+      thumbnail: undefined,
+      brandLogo: undefined,
+      captions: [],
+    },
+  })
   const {
     register,
     handleSubmit,
@@ -115,16 +145,7 @@ export function VideoForm({
     trigger,
     control,
     formState: { errors },
-  } = useForm<VideoFormInput, unknown, VideoFormOutput>({
-    resolver,
-    defaultValues: {
-      title: draft?.title ?? video?.title ?? '',
-      description: draft?.description ?? video?.description ?? '',
-      video: undefined,
-      thumbnail: undefined,
-      brandLogo: undefined,
-    },
-  })
+  } = form
   const needsMasterLink = !!video && !video.mp4Url && video.status !== 'failed'
   const masterLink = trpc.videos.masterLink.useQuery(
     { id: video?._id ?? '' },
@@ -151,7 +172,8 @@ export function VideoForm({
   }, [title, description, onDraftChange])
 
   const chosen = fileKinds.some((kind) => values[kind] instanceof File)
-  const hasFileError = fileKinds.some((kind) => errors[kind])
+  const hasFileError =
+    fileKinds.some((kind) => errors[kind]) || Boolean(errors.captions?.some?.((row) => row?.file))
   const changed =
     creating ||
     chosen ||
@@ -185,9 +207,23 @@ export function VideoForm({
       const file = parsed[kind]
       if (file) files[kind] = file
     }
+    // The resolver refused any row without a file.
+    const captions = parsed.captions.flatMap(({ file, language, label }) =>
+      file ? [{ file, language, label }] : [],
+    )
     await onSubmit(
-      { title: parsed.title, description: parsed.description, files },
-      { setTitleError: (message) => setError('title', { message }) },
+      { title: parsed.title, description: parsed.description, files, captions },
+      {
+        setTitleError: (message) => setError('title', { message }),
+        setCaptionError: (index, field, message) =>
+          index === null
+            ? setError('captions', { message })
+            : setError(
+                `captions.${index}.${field}`,
+                { message },
+                { shouldFocus: field !== 'file' },
+              ),
+      },
     )
   })
 
@@ -238,6 +274,7 @@ export function VideoForm({
           )
         })}
       </div>
+      {creating ? <CaptionFields form={form} busy={busy} /> : null}
       <section
         ref={bar}
         aria-label={statusLabel}

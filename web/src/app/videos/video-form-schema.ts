@@ -1,6 +1,7 @@
 // The video form's rules as one zod schema for react-hook-form: docs/dashboard.md's title rules and
 // the shared file rules (types, limits by mode, messages), so every message of the form comes from
 // one resolver. Creating needs all three files; editing takes any of them (brand logo ≤ 5 MB).
+// Caption tracks come with a new work only: the edit dialog adds and removes them one at a time.
 
 import {
   descriptionSchema,
@@ -13,6 +14,7 @@ import {
   titleSchema,
 } from '@shared/index.ts'
 import { z } from 'zod'
+import { captionRowsSchema } from './caption-form-schema.ts'
 
 /**
  * A file field's value: the chosen file; `undefined` while none was chosen; `null` once a chosen
@@ -46,6 +48,7 @@ export function videoFormSchema(mode: FileMode) {
     video: fileSchema('video', mode),
     thumbnail: fileSchema('thumbnail', mode),
     brandLogo: fileSchema('brandLogo', mode),
+    captions: (mode === 'create' ? captionRowsSchema : captionRowsSchema.max(0)).default([]),
   })
 }
 
