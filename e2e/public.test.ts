@@ -631,7 +631,8 @@ describe('at 1280 px', () => {
         }
       }
     },
-    TEST_TIMEOUT,
+    // Four pages, each waiting out the list's two retries: about 30 s on a loaded machine.
+    TEST_TIMEOUT * 2,
   )
 })
 
