@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { pollUntil } from '../testkit/poll.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
@@ -208,16 +209,11 @@ describe('an SRT file added on the upload page', () => {
       await page.getByRole('button', { name: 'Upload Video' }).click()
       await page.waitForURL('**/dashboard/manage', { timeout: 60_000 })
 
-      const deadline = Date.now() + 90_000
-      for (;;) {
-        const found = (await videos()).find((v) => v.slug === 'captioned-reel')
-        if (found?.status === 'ready') {
-          work = found
-          break
-        }
-        if (Date.now() > deadline) throw new Error(`not processed: ${JSON.stringify(found)}`)
-        await Bun.sleep(500)
-      }
+      work = (await pollUntil(
+        async () => (await videos()).find((v) => v.slug === 'captioned-reel'),
+        (found) => found?.status === 'ready',
+        { what: 'the captioned work processed', timeoutMs: 90_000 },
+      ))!
       expect(work.captions.map(({ language, label }) => ({ language, label }))).toEqual([
         { language: 'en', label: 'English' },
       ])

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page, Request } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
+import { pollUntil } from '../testkit/poll.ts'
 import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage } from './support/browser.ts'
@@ -41,16 +42,11 @@ beforeAll(async () => {
   ])
   token = (await server.apiLogin()).token
   await seedVideos(server.url, token, samples)
-  const deadline = Date.now() + 200_000
-  for (;;) {
-    const videos = await publicVideos()
-    if (videos.length === 2 && videos.every((v) => v.status === 'ready' && v.hlsUrl)) {
-      ready = videos
-      break
-    }
-    if (Date.now() > deadline) throw new Error('the sample videos were not processed in time')
-    await Bun.sleep(500)
-  }
+  ready = await pollUntil(
+    publicVideos,
+    (videos) => videos.length === 2 && videos.every((v) => v.status === 'ready' && v.hlsUrl),
+    { what: 'the sample videos processed', timeoutMs: 200_000 },
+  )
 }, 240_000)
 
 afterAll(async () => {

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { makeLoudClip } from '../testkit/loudness.ts'
 import { fixtures } from '../testkit/media.ts'
+import { pollUntil } from '../testkit/poll.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
@@ -45,16 +46,12 @@ beforeAll(async () => {
   session = await server.apiLogin()
   await uploadVideo(server.url, session.token, LOUD, { ...f, mp4: loud })
   await uploadVideo(server.url, session.token, QUIET, { ...f, mp4: quiet })
-  const deadline = Date.now() + 180_000
-  for (;;) {
-    const list = await adminVideos()
-    if (list.length === 2 && list.every((v) => v.status === 'ready' && v.loudness)) {
-      for (const v of list) works[v.slug === 'loud-master' ? LOUD : QUIET] = v
-      break
-    }
-    if (Date.now() > deadline) throw new Error(`not processed: ${JSON.stringify(list)}`)
-    await Bun.sleep(500)
-  }
+  const list = await pollUntil(
+    adminVideos,
+    (list) => list.length === 2 && list.every((v) => v.status === 'ready' && v.loudness),
+    { what: 'both works processed and measured', timeoutMs: 180_000 },
+  )
+  for (const v of list) works[v.slug === 'loud-master' ? LOUD : QUIET] = v
 }, 240_000)
 
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { reviewLinkGoneMessage } from '../src/schemas/review-link.ts'
 import { launchBrowser } from '../testkit/browser.ts'
+import { pollUntil } from '../testkit/poll.ts'
 import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
@@ -51,12 +52,17 @@ beforeAll(async () => {
   expect((await api('PUT', `/api/videos/${work._id}/published`, { published: false })).status).toBe(
     200,
   )
-  const deadline = Date.now() + 200_000
-  while (work.status !== 'ready') {
-    if (Date.now() > deadline || work.status === 'failed') throw new Error(`work is ${work.status}`)
-    await Bun.sleep(500)
-    work = (await api('GET', `/api/videos/${work._id}`)).json.data.video
-  }
+  const id = work._id
+  work = await pollUntil(
+    async () => (await api('GET', `/api/videos/${id}`)).json.data.video,
+    (video) => video.status === 'ready',
+    {
+      what: 'the work processed',
+      timeoutMs: 200_000,
+      failed: (video) => video.status === 'failed',
+      show: (video) => video.status,
+    },
+  )
 }, 240_000)
 
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { reviewLinkGoneMessage } from '../src/schemas/review-link.ts'
 import { launchBrowser } from '../testkit/browser.ts'
+import { pollUntil } from '../testkit/poll.ts'
 import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
@@ -35,15 +36,12 @@ async function api(method: string, path: string, body?: unknown) {
   return (await res.json()) as { data: Record<string, unknown> }
 }
 
-async function processed(): Promise<Video[]> {
-  const deadline = Date.now() + 150_000
-  for (;;) {
-    const videos = (await api('GET', '/api/videos?page=1&limit=100')).data.videos as Video[]
-    if (videos.length > 0 && videos.every((v) => v.status === 'ready')) return videos
-    if (Date.now() > deadline) throw new Error('the sample works were not processed in time')
-    await Bun.sleep(500)
-  }
-}
+const processed = () =>
+  pollUntil(
+    async () => (await api('GET', '/api/videos?page=1&limit=100')).data.videos as Video[],
+    (videos) => videos.length > 0 && videos.every((v) => v.status === 'ready'),
+    { what: 'the sample works processed', timeoutMs: 150_000, show: (v) => `${v.length} works` },
+  )
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'share-e2e-'))

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Browser, Page, Request } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { plainMediaUrl } from '../testkit/media.ts'
+import { pollUntil } from '../testkit/poll.ts'
 import { makeSampleMedia, type SampleVideo, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
@@ -56,22 +57,12 @@ async function adminVideos(): Promise<Video[]> {
   return videos.map((video) => ({ ...video, videoUrl: plainMediaUrl(video.videoUrl) }))
 }
 
-async function waitForVideos(
-  done: (videos: Video[]) => boolean,
-  timeoutMs = 150_000,
-): Promise<Video[]> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const videos = await adminVideos()
-    if (done(videos)) return videos
-    if (Date.now() > deadline) {
-      throw new Error(
-        `videos not processed in time: ${videos.map((v) => `${v.title}=${v.status}`).join(', ')}`,
-      )
-    }
-    await Bun.sleep(500)
-  }
-}
+const waitForVideos = (done: (videos: Video[]) => boolean, timeoutMs = 150_000) =>
+  pollUntil(adminVideos, done, {
+    what: 'the videos processed',
+    timeoutMs,
+    show: (videos) => videos.map((v) => `${v.title}=${v.status}`).join(', '),
+  })
 
 /** Uploads `video` under `title` with a sample's thumbnail and logo (REST multipart). */
 function upload(title: string, video: string) {

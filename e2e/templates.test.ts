@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { fixtures } from '../testkit/media.ts'
+import { pollUntil } from '../testkit/poll.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { markEveryField, marked, PATTERNS } from '../testkit/stored-text.ts'
 import { uploadVideo } from '../testkit/upload.ts'
@@ -91,13 +92,11 @@ beforeAll(async () => {
   })
   if (saved.status !== 200) throw new Error(`site save: ${JSON.stringify(saved.json)}`)
 
-  const deadline = Date.now() + 90_000
-  for (;;) {
-    const { status } = (await api('GET', `/api/videos/${videoId}`)).json.data.video
-    if (status === 'ready') break
-    if (status === 'failed' || Date.now() > deadline) throw new Error(`video ${status}`)
-    await Bun.sleep(250)
-  }
+  await pollUntil(
+    async () => (await api('GET', `/api/videos/${videoId}`)).json.data.video.status as string,
+    (status) => status === 'ready',
+    { what: 'the video processed', timeoutMs: 90_000, everyMs: 250, failed: (s) => s === 'failed' },
+  )
   browser = await launchBrowser()
 }, 180_000)
 
