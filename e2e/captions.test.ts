@@ -17,6 +17,7 @@ import { pollUntil } from '../testkit/poll.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 import { saveScreenshot } from './support/screenshots.ts'
 
 const TIMEOUT = 120_000
@@ -253,9 +254,7 @@ describe('an SRT file added on the upload page', () => {
         allow: [/Fullscreen/],
       })
       await page.goto('/')
-      await page
-        .locator('[data-testid="work-grid"][aria-busy="false"]')
-        .waitFor({ state: 'attached' })
+      await gridSettled(page)
       const play = page.getByRole('button', { name: `Play ${TITLE}` })
       await play.scrollIntoViewIfNeeded()
       await play.click()
@@ -274,9 +273,7 @@ describe('an SRT file added on the upload page', () => {
     async () => {
       const { page } = await openPage(browser, { baseURL: server.url, width: 375, height: 667 })
       await page.goto('/')
-      await page
-        .locator('[data-testid="work-grid"][aria-busy="false"]')
-        .waitFor({ state: 'attached' })
+      await gridSettled(page)
       const play = page.getByRole('button', { name: `Play ${TITLE}` })
       await play.scrollIntoViewIfNeeded()
       await play.click()

@@ -8,6 +8,7 @@ import { type Fixtures, fixtures } from '../testkit/media.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 
 const WORKS = 600
 const PAGE = 12 // web/src/public/publicVideos.ts PUBLIC_PAGE_SIZE
@@ -44,10 +45,6 @@ afterAll(async () => {
 
 const tiles = (page: Page) =>
   page.getByRole('list', { name: 'Videos' }).getByRole('button', { name: /^Play / })
-
-async function gridSettled(page: Page) {
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
-}
 
 test('scrolling to the end of the grid reaches the oldest work, each work once', async () => {
   const { page } = await openPage(browser, { baseURL: server.url })

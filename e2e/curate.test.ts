@@ -8,6 +8,7 @@ import { type Fixtures, fixtures } from '../testkit/media.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openSignedInPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 
 let server: E2EServer
 let browser: Browser
@@ -117,7 +118,7 @@ test('by mouse at 1280 px: a row dragged by its handle to the top leads the publ
   expect(await shownTitles(page)).toEqual(['Beta', 'Gamma', 'Alpha'])
   // The public grid follows.
   await page.goto('/')
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
+  await gridSettled(page)
   const grid = await page
     .getByRole('list', { name: 'Videos' })
     .getByRole('button', { name: /^Play / })
@@ -137,7 +138,7 @@ test("the 'Published' switch takes a work off the public grid and brings it back
   // Still in the dashboard, still counted.
   expect(await shownTitles(page)).toEqual(['Gamma', 'Beta', 'Alpha'])
   await page.goto('/')
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
+  await gridSettled(page)
   expect(await page.getByRole('button', { name: 'Play Beta' }).count()).toBe(0)
   await page.goto('/dashboard/manage')
   await page.getByRole('switch', { name: 'Published: Beta' }).filter({ visible: true }).click()

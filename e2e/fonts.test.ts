@@ -19,6 +19,7 @@ import {
   sameFace,
 } from './support/font-machines.ts'
 import { renderedFonts } from './support/fonts.ts'
+import { gridSettled } from './support/grid.ts'
 import { recordResponses, throttle } from './support/network.ts'
 import { type Seeded, startSeeded } from './support/seeded.ts'
 
@@ -100,7 +101,7 @@ async function installProbe(context: BrowserContext) {
 }
 
 async function settle(page: Page) {
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
+  await gridSettled(page)
   await page.waitForLoadState('networkidle')
   // One more frame for any shift the last answer caused to be reported.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))))

@@ -15,6 +15,7 @@ import { pollUntil } from '../testkit/poll.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 
 const TIMEOUT = 120_000
 const LOUD = 'Loud Master'
@@ -107,9 +108,7 @@ describe('at the default reference (−14 LUFS)', () => {
         allow: [/Fullscreen/],
       })
       await page.goto('/')
-      await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({
-        state: 'attached',
-      })
+      await gridSettled(page)
       const play = page.getByRole('button', { name: `Play ${LOUD}` })
       await play.scrollIntoViewIfNeeded()
       await play.click()

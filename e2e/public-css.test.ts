@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { openPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 import { DIST } from './support/manifest.ts'
 import { type Seeded, startSeeded } from './support/seeded.ts'
 
@@ -73,9 +74,7 @@ test('every class the public pages use is styled by public.css, in every state',
       baseURL: seeded.server.url,
     })
     await page.goto('/')
-    await page
-      .locator('[data-testid="work-grid"][aria-busy="false"]')
-      .waitFor({ state: 'attached' })
+    await gridSettled(page)
     // The page links public.css and nothing else.
     const links = await page.evaluate(() =>
       [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(

@@ -9,6 +9,7 @@ import { launchBrowser } from '../testkit/browser.ts'
 import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 import { DIST, dashboardChunks, hlsChunk, initialFiles } from './support/manifest.ts'
 
 const SEEDED = 7 // three rows at three columns, the last one short
@@ -84,9 +85,6 @@ async function finish(page: Page, context: BrowserContext) {
 }
 
 /** Waits until the grid has left its loading state. */
-async function gridSettled(page: Page) {
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
-}
 
 function workGrid(page: Page) {
   return page.getByRole('list', { name: 'Videos' })

@@ -14,6 +14,7 @@ import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
 import { openPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 
 const PASSWORD = 'for-acme-only'
 
@@ -124,7 +125,7 @@ describe.each([
 test('the public page shows nothing of the hidden work', async () => {
   const { page } = await openPage(browser, { baseURL: server.url, allow: [/404/] })
   await page.goto('/')
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
+  await gridSettled(page)
   expect(await page.content()).not.toContain(work.title)
   const res = await page.goto(`/work/${work.slug}`)
   expect(res?.status()).toBe(404)

@@ -13,6 +13,7 @@ import { pollUntil } from '../testkit/poll.ts'
 import { makeSampleMedia, type SampleVideo, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 import { hlsChunk, initialFiles, publicChunks } from './support/manifest.ts'
 import { saveScreenshot } from './support/screenshots.ts'
 
@@ -102,10 +103,6 @@ function recordPaths(page: Page): string[] {
   const paths: string[] = []
   page.on('request', (request: Request) => paths.push(new URL(request.url()).pathname))
   return paths
-}
-
-async function gridSettled(page: Page) {
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
 }
 
 async function finish(page: Page, close: () => Promise<void>) {

@@ -9,6 +9,7 @@ import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { axeViolations } from './support/axe.ts'
 import { openPage } from './support/browser.ts'
+import { gridSettled } from './support/grid.ts'
 
 let server: E2EServer
 let browser: Browser
@@ -70,7 +71,7 @@ test("a tile's 'Copy link' copies the work's address and leaves click-to-play al
   const { page, context } = await openPage(browser, { baseURL: server.url })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
   await page.goto('/')
-  await page.locator('[data-testid="work-grid"][aria-busy="false"]').waitFor({ state: 'attached' })
+  await gridSettled(page)
   const copy = page.getByRole('button', { name: 'Copy link to Night Drive' })
   await copy.focus()
   await page.keyboard.press('Enter')
