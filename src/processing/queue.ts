@@ -179,17 +179,22 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
             const stop = new AbortController()
             if (stopping) stop.abort()
             inHand.set(job.id, stop)
+            // A run that ended on its own (ready, failed with a reason, or obsolete) is done even
+            // when the stop came while it cleaned up: given back, it would run again at the next
+            // start and show a finished work as processing.
+            let finished = false
             try {
               if (!stopping) {
                 const signal = AbortSignal.any([job.signal, stop.signal])
                 await timeMediaJob(() => handle({ ...job, signal }))
+                finished = true
               }
             } catch (error) {
               if (!stop.signal.aborted) throw error
             } finally {
               inHand.delete(job.id)
             }
-            if (stop.signal.aborted) await giveBack(job.id)
+            if (stop.signal.aborted && !finished) await giveBack(job.id)
           }),
         )
       }

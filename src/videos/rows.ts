@@ -57,9 +57,20 @@ async function writeForFile(
   return rows.length > 0
 }
 
-/** An attempt starts. False when the file is no longer the video's. */
+/**
+ * An attempt starts. False when the file is no longer the video's, or when the row is already
+ * `ready` or `failed` for it: a job delivered again after its work was done (a stop or a lost
+ * heartbeat in the moment between the row's last write and the job's completion) must not take a
+ * playing work off the public page to make the same streams again. Retry and reprocess put the
+ * row back to `queued` before their job exists.
+ */
 export const markProcessing = (db: Db, job: ProcessVideoPayload) =>
-  writeForFile(db, job, { status: 'processing', progress: 0, processingError: null })
+  writeForFile(
+    db,
+    job,
+    { status: 'processing', progress: 0, processingError: null },
+    inArray(videos.status, ['queued', 'processing']),
+  )
 
 /** False when the file is no longer the video's: the attempt should stop. */
 export const writeProgress = (db: Db, job: ProcessVideoPayload, percent: number) =>

@@ -195,6 +195,24 @@ describe('processing in the server process', () => {
     expect(body).not.toContain(master)
   })
 
+  test('a job delivered again for a file already processed leaves the work as it is', async () => {
+    // As a stop or a lost heartbeat can leave it: the row was written ready, the job not yet
+    // completed, so pg-boss runs it again.
+    const [row] = await t.app.database.db.execute<{ key: string }>(
+      sql`select video_key as key from videos where id = ${ready._id}`,
+    )
+    const handle = processVideoJob({ db: t.app.database.db, store: t.app.services.media })
+    await handle({
+      id: crypto.randomUUID(),
+      data: { videoId: ready._id, sourceKey: row!.key },
+      signal: new AbortController().signal,
+    } as Job<ProcessVideoPayload>)
+    const after = await getVideo(fetch, token, ready._id)
+    expect(after).toMatchObject({ status: 'ready', progress: 100, hlsUrl: ready.hlsUrl })
+    const shown = (await t.call('GET', '/api/public/videos')).json.data.videos
+    expect(shown.map((v: VideoAnswer) => v._id)).toContain(ready._id)
+  })
+
   test('a file that sniffs as video but has no video stream fails with a reason; Retry re-queues it', async () => {
     const sound = await makeAudioOnly(clips)
     const created = await uploadVideo(fetch, token, sound, 'Only Sound')
@@ -350,6 +368,10 @@ describe('processing in the server process', () => {
       const store = mediaStore(t.dataDir, { ...disk, localPath: () => undefined })
       const jobId = crypto.randomUUID()
       const scratchSeen: string[][] = []
+      // Queued again, as `media:reprocess` leaves it before its job runs.
+      await t.app.database.db.execute(
+        sql`update videos set status = 'queued' where id = ${video._id}`,
+      )
       const handle = processVideoJob({ db: t.app.database.db, store })
       const watching = setInterval(async () => {
         const entries = await readdir(join(t.dataDir, 'tmp', `job-${jobId}`)).catch(() => [])

@@ -39,7 +39,7 @@ export function processVideoJob(deps: ProcessVideoDeps) {
     const outDir = join(scratch, 'out')
     // What an earlier attempt of this job left when its process was killed.
     await rm(scratch, { recursive: true, force: true })
-    if (!(await markProcessing(db, payload))) return // replaced or deleted meanwhile
+    if (!(await markProcessing(db, payload))) return // replaced, deleted or already done
     changed()
 
     // Stops ffmpeg when the worker stops (job.signal) or the video's file changes (below).
