@@ -1,5 +1,6 @@
-// `bun run test`: the whole suite. Server and unit tests on the embedded database, again on a real
-// PostgreSQL server when TEST_DATABASE_URL is set, then the browser tests against the built app.
+// `bun run test`: the whole suite. Server and unit tests on the embedded database; when
+// TEST_DATABASE_URL is set, the storage tests and those that depend on the kind of database again
+// on that PostgreSQL server; then the browser tests against the built app.
 // Ends with one line "N passed, N failed, N skipped", after the list of the skipped tests, each with
 // the reason it gives (testkit/skip.ts puts it in the name), and of the failed ones.
 import { existsSync } from 'node:fs'
@@ -111,18 +112,51 @@ const storageDirs = [
   'tests/site',
   'tests/captions',
 ]
-const otherServerTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })]
-  .filter((file) => !storageDirs.some((dir) => file.startsWith(`${dir}/`)))
-  .sort()
-  .map((file) => `./${file}`)
+// Outside those folders, the tests that depend on the kind of database run on both kinds. The
+// others ask nothing the embedded database answers differently: it is PostgreSQL too, reached by
+// the same driver over the same protocol; what it lacks is a second connection and a second
+// process, and these files are the ones that test those.
+const databaseKindTests = [
+  // Start-up, migrations, the seed, backup and restore, and what the data folder exposes.
+  'tests/startup.test.ts',
+  'tests/foundation.test.ts',
+  'tests/seed.test.ts',
+  'tests/backup/backup.test.ts',
+  'tests/storage/s3-startup.test.ts',
+  'tests/embedded-private.test.ts',
+  // Writers racing on several connections, a server killed or stopped, several servers at once.
+  'tests/fuzz/races.test.ts',
+  'tests/kill.test.ts',
+  'tests/shutdown.test.ts',
+  'tests/cluster.test.ts',
+  'tests/read-cache-servers.test.ts',
+  'tests/rate-limits-servers.test.ts',
+  'tests/startup-servers.test.ts',
+]
+// Tests that use no database and no stored media (ffmpeg and the S3 client on their own): one run
+// is enough, and with a PostgreSQL server it is the shorter of the two runs.
+const databaseFree = ['tests/processing/', 'tests/storage/s3.test.ts']
+const serverTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })].sort()
+for (const listed of [...databaseKindTests, ...databaseFree]) {
+  if (!serverTests.some((file) => file.startsWith(listed)))
+    throw new Error(`scripts/test.ts names ${listed}, which is not a test file any more`)
+}
+const isDatabaseFree = (file: string) => databaseFree.some((path) => file.startsWith(path))
+const withServer = !!process.env.TEST_DATABASE_URL
+const embeddedRun = withServer
+  ? [
+      ...serverTests.filter((file) => !isDatabaseFree(file)).map((file) => `./${file}`),
+      ...unitDirs.filter((dir) => dir !== './tests'),
+    ]
+  : unitDirs
 await ensureSystemDeps()
-// The two server runs go side by side: each waits on its database, ffmpeg and timers much of the
-// time, so together they take about 4 minutes on two cores instead of about 7 one after the other.
+// The two server runs go side by side: each waits on its database, ffmpeg and timers part of the
+// time, so together they take less than one after the other.
 await Promise.all([
-  run('server and unit tests (embedded database)', [process.execPath, 'test', ...unitDirs], {
+  run('server and unit tests (embedded database)', [process.execPath, 'test', ...embeddedRun], {
     TEST_DATABASE_URL: '',
   }),
-  process.env.TEST_DATABASE_URL
+  withServer
     ? (async () => {
         await run(
           'server tests (PostgreSQL at TEST_DATABASE_URL, media on S3)',
@@ -132,7 +166,9 @@ await Promise.all([
         await run('server tests (PostgreSQL at TEST_DATABASE_URL)', [
           process.execPath,
           'test',
-          ...otherServerTests,
+          ...serverTests
+            .filter((file) => databaseKindTests.includes(file) || isDatabaseFree(file))
+            .map((file) => `./${file}`),
         ])
       })()
     : undefined,
