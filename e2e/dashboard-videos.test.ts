@@ -16,7 +16,13 @@ let media: Fixtures
 let session: { token: string; user: Record<string, string> }
 
 beforeAll(async () => {
-  ;[server, browser, media] = await Promise.all([startServer(), launchBrowser(), fixtures()])
+  // No media worker: these tests are about uploads and pages, not streams, and a transcode
+  // running beside them takes the CPU the browser needs.
+  ;[server, browser, media] = await Promise.all([
+    startServer({ MEDIA_WORKERS: '0' }),
+    launchBrowser(),
+    fixtures(),
+  ])
   session = await server.apiLogin()
 }, 120_000)
 

@@ -40,7 +40,9 @@ const FAMILY_OF: Record<string, string> = { Inter: 'Inter Variable' }
 let seeded: Seeded
 
 beforeAll(async () => {
-  seeded = await startSeeded(SEEDED)
+  // No media worker: these tests are about uploads and pages, not streams, and a transcode
+  // running beside them takes the CPU the browser needs.
+  seeded = await startSeeded(SEEDED, { MEDIA_WORKERS: '0' })
 }, 180_000)
 
 afterAll(() => seeded?.stop(), 60_000)

@@ -36,7 +36,13 @@ let longVideo: string
 let logo40k: string
 
 beforeAll(async () => {
-  ;[server, browser, media] = await Promise.all([startServer(), launchBrowser(), fixtures()])
+  // No media worker: these tests are about uploads and pages, not streams, and a transcode
+  // running beside them takes the CPU the browser needs.
+  ;[server, browser, media] = await Promise.all([
+    startServer({ MEDIA_WORKERS: '0' }),
+    launchBrowser(),
+    fixtures(),
+  ])
   session = await server.apiLogin()
   longVideo = join(media.dir, 'long.mp4')
   writeFileSync(longVideo, Buffer.concat([readFileSync(media.mp4), randomBytes(24 * 1024 * 1024)]))
