@@ -9,10 +9,11 @@ import { dirname, join, relative, resolve } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..')
 // The server, and what an operator runs in the image beside it (`docker exec … bun run …`); the
-// SVG sanitiser's worker is started by file URL, which no import names.
+// SVG sanitiser's and the caption reader's workers are started by file URL, which no import names.
 const ENTRIES = [
   'src/server.ts',
   'src/media/svg-worker.ts',
+  'src/captions/worker.ts',
   'src/worker.ts',
   'src/reprocess.ts',
   'src/backup/cli.ts',

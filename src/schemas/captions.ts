@@ -19,6 +19,7 @@ export const captionsMessages = {
   fileRequired: 'A WebVTT or SRT file is required',
   tooLarge: 'Captions must be at most 1 MB',
   wrongType: 'Captions must be a WebVTT (.vtt) or SRT (.srt) file',
+  unreadable: 'The captions file could not be read as WebVTT or SRT',
   tooMany: `A work can have at most ${CAPTIONS_PER_VIDEO_MAX} caption tracks`,
   notFound: 'No captions in this language',
   duplicateLanguage: 'Each language may have only one caption track',

@@ -5,7 +5,8 @@
 // leaves the upload usable or the change made; the start-up sweep removes files no row names.
 import { and, count, eq } from 'drizzle-orm'
 import { videoCaptions, videos } from '../../db/schema.ts'
-import { CaptionsError, CaptionsTooLarge, toWebVtt } from '../captions/index.ts'
+import { CaptionsError, CaptionsTooLarge } from '../captions/index.ts'
+import { toWebVttOffThread } from '../captions/thread.ts'
 import type { Db } from '../database.ts'
 import { AppError, type AppErrorCode } from '../errors.ts'
 import { newName, removeNames } from '../media/store.ts'
@@ -53,7 +54,7 @@ export function createCaptionCommands(ctx: VideosContext) {
     }
     let text: string
     try {
-      text = toWebVtt(await upload.bytes()).text
+      text = (await toWebVttOffThread(await upload.bytes())).text
     } catch (error) {
       if (error instanceof CaptionsTooLarge) {
         throw new AppError('PAYLOAD_TOO_LARGE', captionsMessages.tooLarge, FIELD)
