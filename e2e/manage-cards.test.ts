@@ -25,9 +25,7 @@ let browser: Browser
 let session: { token: string; user: Record<string, string> }
 
 beforeAll(async () => {
-  // No media worker: these tests are about uploads and pages, not streams, and a transcode
-  // running beside them takes the CPU the browser needs.
-  const [started, media] = await Promise.all([startServer({ MEDIA_WORKERS: '0' }), fixtures()])
+  const [started, media] = await Promise.all([startServer(), fixtures()])
   server = started
   session = await server.apiLogin()
   for (const title of TITLES) await uploadVideo(server.url, session.token, title, media)
