@@ -378,13 +378,19 @@ describe('at 1280 px', () => {
         () => document.querySelector('header')?.dataset.scrolled === 'false',
       )
 
-      // Record each position the animation asks for, and when, from the click on.
+      // Record each position the animation asks for, and when, from the click on. "When" is the
+      // frame's time, which the animation computes the position from: on a busy machine its
+      // callback can run long after the frame began.
       await page.evaluate(() => {
         const w = window as unknown as { __steps: [number, number][]; __clickAt: number }
         w.__steps = []
         const scrollTo = window.scrollTo.bind(window)
         window.scrollTo = ((options: ScrollToOptions) => {
-          w.__steps.push([performance.now(), options.top ?? 0])
+          const frameTime = document.timeline.currentTime
+          w.__steps.push([
+            typeof frameTime === 'number' ? frameTime : performance.now(),
+            options.top ?? 0,
+          ])
           scrollTo(options)
         }) as typeof window.scrollTo
         document.addEventListener('click', () => (w.__clickAt = performance.now()), {
