@@ -103,8 +103,8 @@ async function step(label: string, cmd: string[]) {
 const unitDirs = ['./tests', './web/src'].filter((d) => existsSync(`${root}/${d}`))
 // What stores media: on PostgreSQL these run with every app on a bucket of the S3 server
 // (TEST_STORAGE=s3; on the disk where none can be found), the rest of ./tests on disk. With the
-// embedded run on disk, each engine and each database runs every upload, media and processing
-// test, without a third pass of the suite.
+// embedded run on disk, each engine and each database runs the upload, media and processing
+// tests (but the few in `engineFree` below), without a third pass of the suite.
 const storageDirs = [
   'tests/uploads',
   'tests/videos',
@@ -139,8 +139,18 @@ const databaseFree = ['tests/processing/', 'tests/storage/s3.test.ts']
 // Files that ask nothing of the kind of database either, run once on PostgreSQL rather than on the
 // embedded database, so that the two runs end together (measured: 774 s and 693 s without them).
 const evenOut = ['tests/security.test.ts', 'tests/metrics.test.ts']
+// Files in the storage folders that keep nothing through the storage engine (site texts in the
+// database, the SVG sanitiser's and the caption reader's verdicts): the bucket run leaves them to
+// the embedded run.
+const engineFree = [
+  'tests/site/content.test.ts',
+  'tests/site/svg.test.ts',
+  'tests/site/svg-load.test.ts',
+  'tests/captions/convert.test.ts',
+  'tests/captions/thread.test.ts',
+]
 const serverTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })].sort()
-for (const listed of [...databaseKindTests, ...databaseFree, ...evenOut]) {
+for (const listed of [...databaseKindTests, ...databaseFree, ...evenOut, ...engineFree]) {
   if (!serverTests.some((file) => file.startsWith(listed)))
     throw new Error(`scripts/test.ts names ${listed}, which is not a test file any more`)
 }
@@ -164,7 +174,17 @@ await Promise.all([
     ? (async () => {
         await run(
           'server tests (PostgreSQL at TEST_DATABASE_URL, media on S3)',
-          [process.execPath, 'test', ...storageDirs.map((dir) => `./${dir}`)],
+          [
+            process.execPath,
+            'test',
+            ...serverTests
+              .filter(
+                (file) =>
+                  storageDirs.some((dir) => file.startsWith(`${dir}/`)) &&
+                  !engineFree.includes(file),
+              )
+              .map((file) => `./${file}`),
+          ],
           { TEST_STORAGE: 's3' },
         )
         await run('server tests (PostgreSQL at TEST_DATABASE_URL)', [
@@ -180,7 +200,15 @@ await Promise.all([
 // The browser tests in two runs side by side: one run left about a third of two cores idle (the
 // browser, the server and the test wait on each other), and each file has its own server,
 // browser, ports and folders. The files are shared out largest first, as a stand-in for time.
+// The files that time a drag or an animation frame by frame run afterwards on their own: with
+// two browsers on two cores, their frames came over a second late.
+const timedAlone = ['e2e/public.test.ts', 'e2e/site.test.ts']
+for (const file of timedAlone) {
+  if (!existsSync(`${root}/${file}`))
+    throw new Error(`scripts/test.ts names ${file}, which is not a test file any more`)
+}
 const browserFiles = [...new Bun.Glob('e2e/*.test.ts').scanSync({ cwd: root })]
+  .filter((file) => !timedAlone.includes(file))
   .map((file) => ({ file, size: Bun.file(`${root}/${file}`).size }))
   .sort((a, b) => b.size - a.size || a.file.localeCompare(b.file))
 const shards: { files: string[]; size: number }[] = [
@@ -192,15 +220,19 @@ for (const { file, size } of browserFiles) {
   lighter.files.push(`./${file}`)
   lighter.size += size
 }
+const browserRun = (label: string, files: string[]) =>
+  run(label, [process.execPath, 'test', '--timeout', '120000', ...files], {
+    TEST_DATABASE_URL: '',
+  })
 if (await step('build web app', [process.execPath, 'run', 'build'])) {
   await Promise.all(
     shards.map((shard, i) =>
-      run(
-        `browser tests (Chromium, part ${i + 1} of ${shards.length})`,
-        [process.execPath, 'test', '--timeout', '120000', ...shard.files],
-        { TEST_DATABASE_URL: '' },
-      ),
+      browserRun(`browser tests (Chromium, part ${i + 1} of ${shards.length + 1})`, shard.files),
     ),
+  )
+  await browserRun(
+    `browser tests (Chromium, part ${shards.length + 1} of ${shards.length + 1}, on their own)`,
+    timedAlone.map((file) => `./${file}`),
   )
 }
 
