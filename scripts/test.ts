@@ -149,17 +149,22 @@ const engineFree = [
   'tests/captions/convert.test.ts',
   'tests/captions/thread.test.ts',
 ]
-const serverTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })].sort()
-for (const listed of [...databaseKindTests, ...databaseFree, ...evenOut, ...engineFree]) {
-  if (!serverTests.some((file) => file.startsWith(listed)))
-    throw new Error(`scripts/test.ts names ${listed}, which is not a test file any more`)
+/** Stops the run when a list here names a file (or folder) the tests no longer have. */
+function mustExist(listed: string[], files: string[]) {
+  for (const name of listed) {
+    if (!files.some((file) => file.startsWith(name)))
+      throw new Error(`scripts/test.ts names ${name}, which is not a test file any more`)
+  }
 }
-const isDatabaseFree = (file: string) =>
+const serverTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })].sort()
+mustExist([...databaseKindTests, ...databaseFree, ...evenOut, ...engineFree], serverTests)
+/** The files run once, on PostgreSQL, when there is one. */
+const onPostgresOnly = (file: string) =>
   databaseFree.some((path) => file.startsWith(path)) || evenOut.includes(file)
 const withServer = !!process.env.TEST_DATABASE_URL
 const embeddedRun = withServer
   ? [
-      ...serverTests.filter((file) => !isDatabaseFree(file)).map((file) => `./${file}`),
+      ...serverTests.filter((file) => !onPostgresOnly(file)).map((file) => `./${file}`),
       ...unitDirs.filter((dir) => dir !== './tests'),
     ]
   : unitDirs
@@ -191,7 +196,7 @@ await Promise.all([
           process.execPath,
           'test',
           ...serverTests
-            .filter((file) => databaseKindTests.includes(file) || isDatabaseFree(file))
+            .filter((file) => databaseKindTests.includes(file) || onPostgresOnly(file))
             .map((file) => `./${file}`),
         ])
       })()
@@ -203,11 +208,9 @@ await Promise.all([
 // The files that time a drag or an animation frame by frame run afterwards on their own: with
 // two browsers on two cores, their frames came over a second late.
 const timedAlone = ['e2e/public.test.ts', 'e2e/site.test.ts']
-for (const file of timedAlone) {
-  if (!existsSync(`${root}/${file}`))
-    throw new Error(`scripts/test.ts names ${file}, which is not a test file any more`)
-}
-const browserFiles = [...new Bun.Glob('e2e/*.test.ts').scanSync({ cwd: root })]
+const e2eFiles = [...new Bun.Glob('e2e/*.test.ts').scanSync({ cwd: root })]
+mustExist(timedAlone, e2eFiles)
+const browserFiles = e2eFiles
   .filter((file) => !timedAlone.includes(file))
   .map((file) => ({ file, size: Bun.file(`${root}/${file}`).size }))
   .sort((a, b) => b.size - a.size || a.file.localeCompare(b.file))
