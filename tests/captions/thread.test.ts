@@ -12,8 +12,9 @@ function largestSrt(): Uint8Array {
   const cues: string[] = []
   let size = 0
   for (let i = 1; ; i++) {
-    const s = i % 60
-    const cue = `${i}\n00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(s).padStart(2, '0')},000 --> 00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(s).padStart(2, '0')},500\nw\n\n`
+    const two = (n: number) => String(n).padStart(2, '0')
+    const at = `00:${two(Math.floor(i / 60) % 60)}:${two(i % 60)}`
+    const cue = `${i}\n${at},000 --> ${at},500\nw\n\n`
     if (size + cue.length > CAPTIONS_MAX_BYTES) break
     cues.push(cue)
     size += cue.length
