@@ -303,6 +303,54 @@ describe('a press starts the stream', () => {
   )
 
   test(
+    'a press before anything was fetched ahead asks for the whole start at once: the first segments leave before the master has answered',
+    async () => {
+      const video = ready[1]!
+      const [listed] = (await publicVideos()).filter((v) => v._id === video._id)
+      const { page } = await openPage(browser, { width: 375, height: 812, baseURL: server.url })
+      // The master answers 1.5 s late: a press that had to read it first would wait that long.
+      let masterAnswered = Number.POSITIVE_INFINITY
+      await page.route('**/master.m3u8', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        await route.continue()
+      })
+      page.on('response', (response) => {
+        if (response.url().endsWith('/master.m3u8')) {
+          masterAnswered = Math.min(masterAnswered, performance.now())
+        }
+      })
+      const seen = recordRequests(page)
+      await page.goto('/')
+      const button = page.getByRole('button', { name: `Play ${video.title}` })
+      await button.scrollIntoViewIfNeeded()
+      // The button names the files the answer names as the start.
+      const named = await button.getAttribute('data-stream-start')
+      expect(named).toBe(
+        (
+          listed as Video & { streamStart: { playlist: string; init: string; segment: string }[] }
+        ).streamStart
+          .map((f) => `${f.playlist} ${f.init} ${f.segment}`)
+          .join(';'),
+      )
+      await pressThenClick(page, seen, video.title)
+      const firstSegments = seen.filter((s) => /\/seg_000\.m4s$/.test(s.path))
+      expect(firstSegments.map((s) => s.path.split('/').slice(-2).join('/')).sort()).toEqual([
+        '360p/seg_000.m4s',
+        'audio/seg_000.m4s',
+      ])
+      for (const segment of firstSegments) expect(segment.at).toBeLessThan(masterAnswered)
+      const dialog = page.getByRole('dialog', { name: video.title })
+      await dialog.waitFor()
+      await page.waitForFunction(() => {
+        const player = document.querySelector('dialog[open] video') as HTMLVideoElement | null
+        return player && !player.paused && player.currentTime > 0.5
+      })
+      expectFetchedOnce(seen)
+    },
+    TEST_TIMEOUT,
+  )
+
+  test(
     "a work's page: its player's start is fetched once idle, a press requests the first segments before the click, and it plays",
     async () => {
       const video = ready[0]!

@@ -15,3 +15,10 @@ export const RENDITION_FILES = {
   /** ffmpeg's template for the media segments: `seg_000.m4s`, `seg_001.m4s`… */
   segments: 'seg_%03d.m4s',
 } as const
+
+/** The name ffmpeg's `%03d` template gives segment `index` (numbered from 0). */
+export function segmentName(template: string, index: number): string {
+  return template.replace(/%0(\d)d/, (_, width: string) =>
+    String(index).padStart(Number(width), '0'),
+  )
+}

@@ -3,8 +3,10 @@
 import { sql } from 'drizzle-orm'
 import { videoCaptions, videos } from '../../db/schema.ts'
 import { mediaUrl, streamsUrls } from '../media/store.ts'
+import { streamStartFor } from '../processing/stream-start.ts'
 import type { CaptionTrack } from '../schemas/captions.ts'
 import type { LoudnessFigures } from '../schemas/loudness.ts'
+import type { StreamStart } from '../schemas/stream-start.ts'
 import type { VideoStatus } from '../schemas/video.ts'
 
 export type VideoView = {
@@ -65,6 +67,8 @@ export type PublicVideoView = Pick<
 > & {
   /** What the players level by (docs/decisions/071). */
   loudness: { integrated: number } | null
+  /** The files a player asks for first, relative to `hlsUrl`; null without streams (docs/decisions/079). */
+  streamStart: StreamStart | null
 }
 
 /** A caption track as its row keeps it: `key` is the stored file's name. */
@@ -182,5 +186,8 @@ export function toPublicView(view: VideoView): PublicVideoView {
     slug: view.slug,
     captions: view.captions,
     loudness: view.loudness && { integrated: view.loudness.integrated },
+    streamStart: view.hlsUrl
+      ? streamStartFor({ width: view.width, height: view.height, hasAudio: view.hasAudio === true })
+      : null,
   }
 }

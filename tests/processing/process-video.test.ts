@@ -6,6 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { ProcessingError } from '../../src/processing/processing-error.ts'
+import { streamStartFor } from '../../src/processing/stream-start.ts'
 import { type ProcessedVideo, processVideo } from '../../src/processing/transcode.ts'
 import {
   childrenOf,
@@ -62,6 +63,34 @@ function parseMaster(text: string): { media: string[]; variants: MasterVariant[]
     variants.push({ attributes, uri: lines[i + 1]! })
   })
   return { media: lines.filter((l) => l.startsWith('#EXT-X-MEDIA:')), variants }
+}
+
+/**
+ * Where a player starts, read from the files as a player reads them: the variant with the lowest
+ * BANDWIDTH and the audio group, each playlist's EXT-X-MAP and first segment.
+ */
+async function startFromOutputs(outDir: string) {
+  const { media: groups, variants } = parseMaster(
+    await Bun.file(join(outDir, 'master.m3u8')).text(),
+  )
+  const lowest = variants.toSorted(
+    (a, b) => Number(a.attributes.BANDWIDTH) - Number(b.attributes.BANDWIDTH),
+  )[0]!
+  const audio = groups.map((line) => /URI="([^"]+)"/.exec(line)?.[1]).filter(Boolean) as string[]
+  return Promise.all(
+    [lowest.uri, ...audio].map(async (playlist) => {
+      const text = await Bun.file(join(outDir, playlist)).text()
+      const folder = playlist.slice(0, playlist.lastIndexOf('/') + 1)
+      const init = /#EXT-X-MAP:URI="([^"]+)"/.exec(text)?.[1]
+      const segment = text.split('\n').find((line) => line && !line.startsWith('#'))
+      return { playlist, init: `${folder}${init}`, segment: `${folder}${segment}` }
+    }),
+  )
+}
+
+/** What the public answers name as the start is what the run wrote (the row keeps the probe). */
+async function expectStartNamed(run: Run) {
+  expect(streamStartFor(run.result.probe)).toEqual(await startFromOutputs(run.outDir))
 }
 
 async function segmentDurations(playlist: string): Promise<number[]> {
@@ -264,6 +293,14 @@ describe('a 480p clip with stereo sound', () => {
       hasAudio: true,
     })
   })
+
+  test("the start the public answers name is the master's lowest rung and the audio", async () => {
+    await expectStartNamed(run)
+    expect(streamStartFor(run.result.probe)?.map((files) => files.segment)).toEqual([
+      '360p/seg_000.m4s',
+      'audio/seg_000.m4s',
+    ])
+  })
 })
 
 test('a 1080p clip with 5.1 sound at 44.1 kHz: all four rungs, stereo 48 kHz audio, a 720p MP4', async () => {
@@ -283,6 +320,7 @@ test('a 1080p clip with 5.1 sound at 44.1 kHz: all four rungs, stereo 48 kHz aud
   ])
   expectStereo48k(streams.find((s) => s.codec_type === 'audio'))
   for (let n = 0; n < 4; n++) expect(await decodeVariant(master, n, true)).toBe(50)
+  await expectStartNamed(run)
   const mp4 = await streamsOf(join(run.outDir, 'video.mp4'))
   expect(mp4.map((s) => [s.codec_type, s.width ?? s.channels])).toEqual([
     ['video', 1280],
@@ -304,6 +342,7 @@ test('a quarter-turned phone clip with mono sound: portrait rungs, stereo 48 kHz
   ).toEqual(['360x640', '480x854'])
   expectStereo48k(streams.find((s) => s.codec_type === 'audio'))
   for (let n = 0; n < 2; n++) expect(await decodeVariant(master, n, true)).toBe(75)
+  await expectStartNamed(run)
   const [mp4] = await streamsOf(join(run.outDir, 'video.mp4'))
   expect([mp4!.width, mp4!.height]).toEqual([480, 854])
   const [preview] = await streamsOf(join(run.outDir, 'preview.mp4'))
@@ -328,6 +367,7 @@ test('a tiny silent clip without a stated duration: one rung at its own size, no
   expect(text).not.toContain('AUDIO=')
   expect(text).not.toContain('mp4a')
   expect(await decodeVariant(master, 0, false)).toBe(135) // 9 s × 15 fps
+  await expectStartNamed(run)
   expect(await segmentDurations(join(run.outDir, '200p/index.m3u8'))).toEqual([1, 3, 4, 1])
   expect(await readdir(run.outDir)).not.toContain('audio')
   const mp4 = await streamsOf(join(run.outDir, 'video.mp4'))

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { decodeStreamStart, encodeStreamStart, streamStartOf } from '@shared/stream-start.ts'
 import { type Fetched, lowestRung, startOf } from './prefetch.ts'
 
 const file = (url: string, text: string): Fetched => ({
@@ -63,5 +64,38 @@ describe("a stream's start", () => {
   test('a playlist larger than any we write is not parsed', () => {
     const huge = `${MEDIA}${'#'.repeat(600 * 1024)}\n`
     expect(startOf(file('https://x.test/m/360p/index.m3u8', huge))).toBeNull()
+  })
+})
+
+describe('the start a play button names (data-stream-start)', () => {
+  const start = [
+    { playlist: '360p/index.m3u8', init: '360p/init.mp4', segment: '360p/seg_000.m4s' },
+    { playlist: 'audio/index.m3u8', init: 'audio/init.mp4', segment: 'audio/seg_000.m4s' },
+  ]
+
+  test('reads back what it wrote, the video rendition first', () => {
+    const attribute = encodeStreamStart(start)
+    expect(attribute).toBe(
+      '360p/index.m3u8 360p/init.mp4 360p/seg_000.m4s;audio/index.m3u8 audio/init.mp4 audio/seg_000.m4s',
+    )
+    expect(decodeStreamStart(attribute)).toEqual(start)
+  })
+
+  test("anything but plain paths under the master's folder is ignored, whole", () => {
+    for (const attribute of [
+      null,
+      '',
+      '360p/index.m3u8 360p/init.mp4',
+      '360p/index.m3u8 360p/init.mp4 360p/seg_000.m4s extra',
+      '../x/index.m3u8 360p/init.mp4 360p/seg_000.m4s',
+      '360p/index.m3u8 //evil.test/init.mp4 360p/seg_000.m4s',
+      'https://evil.test/a.m3u8 360p/init.mp4 360p/seg_000.m4s',
+      '/media/x/index.m3u8 360p/init.mp4 360p/seg_000.m4s',
+      `${encodeStreamStart(start)};360p/index.m3u8 ../init.mp4 360p/seg_000.m4s`,
+    ]) {
+      expect({ attribute, start: decodeStreamStart(attribute) }).toEqual({ attribute, start: null })
+    }
+    expect(streamStartOf([{ playlist: '360p/index.m3u8', init: 7, segment: 'a/b.m4s' }])).toBeNull()
+    expect(streamStartOf('360p/index.m3u8')).toBeNull()
   })
 })

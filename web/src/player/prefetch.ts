@@ -1,9 +1,12 @@
 // The start of a stream fetched before the click (docs/decisions/076): the master playlist, the
 // lowest rung's video and audio playlists and their init segments ahead, for a few KB a work;
-// the first media segments on intent (a finger or a button pressed on the player). What was
+// the first media segments on intent (a finger or a button pressed on the player), with every
+// file the page named as the stream's start asked for at once (docs/decisions/079). What was
 // fetched is kept here by URL, with its timing, and hls.js takes it from here
 // (prefetch-loader.ts) instead of asking the network again; a browser that plays HLS itself
 // finds it in its HTTP cache. Part of the public pages' first script: no React, no hls.js.
+
+import type { StreamStart } from '@shared/stream-start.ts'
 
 /** A file fetched ahead or on intent, as hls.js's loaders would report it. */
 export type Fetched = {
@@ -56,13 +59,19 @@ function fetchKept(url: string, mode: Mode): Promise<Fetched | null> {
   const { budget, signal } = mode
   if (budget && budget.spent >= budget.limit) return Promise.resolve(null)
   const start = performance.now()
-  const fetched = fetch(key, {
+  let alias: string | null = null
+  const fetched: Promise<Fetched | null> = fetch(key, {
     credentials: 'same-origin',
     priority: budget ? 'low' : 'high',
     ...(signal ? { signal } : {}),
   })
     .then(async (response): Promise<Fetched | null> => {
       const first = performance.now()
+      // Redirected (to a bucket's public address): the master's relative URIs resolve there.
+      if (response.url && response.url !== key && !kept.has(response.url)) {
+        kept.set(response.url, fetched)
+        alias = response.url
+      }
       const length = Number(response.headers.get('content-length') ?? 0)
       if (!response.ok || (budget && length > MAX_AHEAD_FILE_BYTES)) {
         await response.body?.cancel()
@@ -74,7 +83,9 @@ function fetchKept(url: string, mode: Mode): Promise<Fetched | null> {
     })
     .catch(() => null)
     .then((result) => {
-      if (!result && kept.get(key) === fetched) kept.delete(key)
+      for (const name of [key, alias]) {
+        if (!result && name && kept.get(name) === fetched) kept.delete(name)
+      }
       return result
     })
   kept.set(key, fetched)
@@ -191,18 +202,35 @@ export async function fetchAhead(hlsUrl: string, budget: AheadBudget): Promise<b
   return inits.every(Boolean)
 }
 
+/** How the visitor's press asks for a stream's start. */
+type StartRequest = {
+  /** The files the page named as the stream's start: all asked for at once, with the master. */
+  start?: StreamStart | null
+  /** Aborts the media segments' fetch (the touch became a scroll) and forgets them. */
+  signal?: AbortSignal
+}
+
 /**
  * The visitor means to play `hlsUrl`: the init and first media segments are fetched together as
- * soon as their names are known (at once when the playlists were fetched ahead). `signal` aborts
- * the media segments' fetch (the touch became a scroll) and forgets them.
+ * soon as their names are known: at once when the page named them or the playlists were fetched
+ * ahead, else once the master and playlists say. The master is followed either way, so a named
+ * file the stream does not have is only a wasted request.
  */
-export async function fetchStart(hlsUrl: string, signal?: AbortSignal): Promise<void> {
-  let made = await planOnce(hlsUrl, {})
+export async function fetchStart(hlsUrl: string, request: StartRequest = {}): Promise<void> {
+  const { start, signal } = request
+  const segments: Mode = signal ? { signal } : {}
+  const planned = planOnce(hlsUrl, {})
+  const master = absolute(hlsUrl)
+  for (const files of start ?? []) {
+    void fetchKept(absolute(files.playlist, master), {})
+    void fetchKept(absolute(files.init, master), {})
+    void fetchKept(absolute(files.segment, master), segments)
+  }
   // A plan made ahead may have stopped at the budget: made again without one.
-  made ??= await planOnce(hlsUrl, {})
+  const made = (await planned) ?? (await planOnce(hlsUrl, {}))
   if (!made || signal?.aborted) return
   await Promise.all([
     ...made.inits.map((url) => fetchKept(url, {})),
-    ...made.firstSegments.map((url) => fetchKept(url, signal ? { signal } : {})),
+    ...made.firstSegments.map((url) => fetchKept(url, segments)),
   ])
 }

@@ -8,6 +8,7 @@ import { Header } from './Header.tsx'
 import { PlayIcon } from './icons.tsx'
 import type { PublicVideo } from './publicVideos.ts'
 import { type PublicSite, publicSite } from './siteContent.ts'
+import { startAttribute } from './start-ahead.ts'
 
 /** `site`: the content the server rendered the page with; asked for when not given. */
 export function WorkPage({ video, site }: { video: PublicVideo; site?: PublicSite | null }) {
@@ -84,6 +85,7 @@ export function WorkPlayer({ video }: { video: PublicVideo }) {
           onClick={() => setStarted(true)}
           // start-ahead.ts fetches this stream's start before the click.
           data-stream={video.hlsUrl ?? undefined}
+          data-stream-start={startAttribute(video)}
           aria-label={`Play ${video.title}`}
           className="group absolute inset-0 size-full focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
         >

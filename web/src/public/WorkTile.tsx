@@ -8,6 +8,7 @@ import { isMobileViewport } from '../ui/breakpoint.ts'
 import { CloseIcon, LinkIcon, PlayIcon, Spinner } from './icons.tsx'
 import { canPreviewOnHover, isInterruptedPlay, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
+import { startAttribute } from './start-ahead.ts'
 
 type TileState = 'idle' | 'loading' | 'playing'
 
@@ -218,6 +219,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
             onClick={play}
             // start-ahead.ts fetches this stream's start before the click.
             data-stream={video.hlsUrl ?? undefined}
+            data-stream-start={startAttribute(video)}
             onPointerEnter={(event) => {
               intendsToPlay()
               if (event.pointerType === 'mouse') startPreview()

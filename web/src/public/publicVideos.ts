@@ -2,6 +2,7 @@
 // query or schema library.
 import type { CaptionTrack } from '@shared/captions.ts'
 import { LANDING_PAGE_SIZE } from '@shared/public-page.ts'
+import { streamStartOf } from '@shared/stream-start.ts'
 import type { PublicVideo } from '../api.ts'
 
 export type { PublicVideo }
@@ -44,6 +45,7 @@ export function toVideo(value: unknown): PublicVideo | null {
     slug: typeof slug === 'string' ? slug : '',
     loudness: loudnessOrNull(value.loudness),
     captions: captionsOf(value.captions),
+    streamStart: streamStartOf(value.streamStart),
   }
 }
 

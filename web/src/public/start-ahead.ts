@@ -5,14 +5,24 @@
 // - once the visitor has done something (a scroll, a pointer, a key), a player coming within half
 //   a viewport fetches hls.js, as the grid's approach did;
 // - a finger or button pressed on it (≈100 ms before the click) fetches the first media segments
-//   and hls.js together, while the page's own script is still arriving.
+//   and hls.js together, while the page's own script is still arriving. The button also names
+//   its stream's first files (`data-stream-start`), so a press that found nothing fetched ahead
+//   asks for the master, playlists, inits and first segments at once, not one after another.
 // Nothing of this runs for a visitor who asked to save data (Save-Data, prefers-reduced-data).
+import { decodeStreamStart, encodeStreamStart, type StreamStart } from '@shared/stream-start.ts'
 import { prefetchHls } from '../player/load-hls.ts'
 import { aheadBudget, fetchAhead, fetchStart } from '../player/prefetch.ts'
 import { needsHlsJs, playsHlsNatively } from '../player/streams.ts'
 
 /** The attribute naming a play button's master playlist. */
 export const STREAM_ATTRIBUTE = 'data-stream'
+/** The attribute naming the files its player asks for first (relative to the master). */
+const START_ATTRIBUTE = 'data-stream-start'
+
+/** What a play button puts in `data-stream-start` for a work. */
+export function startAttribute(video: { streamStart: StreamStart | null }): string | undefined {
+  return video.streamStart ? encodeStreamStart(video.streamStart) : undefined
+}
 /** What the start of the streams one screen shows may cost before any intent. */
 export const AHEAD_BUDGET_BYTES = 50_000
 
@@ -127,7 +137,8 @@ function listenForIntent(root: HTMLElement) {
     const url = button && root.contains(button) ? streamOf(button) : null
     if (!url || !playsStreams(url)) return false
     if (needsHlsJs({ hlsUrl: url, videoUrl: '' })) prefetchHls()
-    void fetchStart(url, signal)
+    const start = decodeStreamStart(button?.getAttribute(START_ATTRIBUTE) ?? null)
+    void fetchStart(url, { start, signal })
     return true
   }
   if ('PointerEvent' in window) {
