@@ -41,12 +41,24 @@ export const MAX_FRAME_RATE = 60
  */
 export const SEGMENTS = { firstSeconds: 1, seconds: 4 } as const
 
+/** Which segment of that plan a moment (in seconds from the start) falls in: 0, 1, 2… */
+export function segmentIndexAt(seconds: number): number {
+  return seconds < SEGMENTS.firstSeconds ? 0 : 1 + Math.floor(seconds / SEGMENTS.seconds)
+}
+
 /** The one audio rendition every video variant shares (EXT-X-MEDIA group): the studio's mix. */
 export const AUDIO = {
   bitrate: 192_000,
   sampleRate: 48_000,
   channels: 2,
-  segmentSeconds: 4,
+  /**
+   * Every audio frame is a key frame, so ffmpeg cuts audio at one fixed length only: it writes
+   * pieces of this length, regrouped into the video's plan (1 s, 3 s, then 4 s) by regroup.ts.
+   * A 4 s first audio segment (96 KB) was a third of what a phone waited for before its picture.
+   */
+  pieceSeconds: SEGMENTS.firstSeconds,
+  /** ffmpeg's template for the pieces; none is left once regrouped. */
+  pieces: 'piece_%03d.m4s',
   /** RFC 6381 codec string of AAC-LC, which `-profile:a aac_low` makes. */
   codecs: 'mp4a.40.2',
   groupId: 'aud',
@@ -206,12 +218,16 @@ export function audioEncoderOptions(): string[] {
 }
 
 /** hls muxer options for one rendition written into `dir` (fMP4 segments, VOD playlist). */
-export function hlsOptions(dir: string, segmentSeconds: number): string[] {
+export function hlsOptions(
+  dir: string,
+  segmentSeconds: number,
+  segments: string = RENDITION_FILES.segments,
+): string[] {
   return [
     ...['-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod'],
     ...['-hls_segment_type', 'fmp4', '-hls_flags', 'independent_segments'],
     ...['-hls_fmp4_init_filename', RENDITION_FILES.init],
-    ...['-hls_segment_filename', `${dir}/${RENDITION_FILES.segments}`],
+    ...['-hls_segment_filename', `${dir}/${segments}`],
   ]
 }
 

@@ -36,6 +36,7 @@ import {
   type Variant,
 } from './playlists.ts'
 import { type MediaProbe, mediaProbe, probeSource, type SourceInfo } from './probe.ts'
+import { regroupPieces } from './regroup.ts'
 
 export type ProcessVideoOptions = {
   /** The master file, read only. */
@@ -113,7 +114,7 @@ async function encodeLadder(
       options: [
         ...['-map', `0:${info.audioStream}`, '-vn'],
         ...audioEncoderOptions(),
-        ...hlsOptions(AUDIO.dir, AUDIO.segmentSeconds),
+        ...hlsOptions(AUDIO.dir, AUDIO.pieceSeconds, AUDIO.pieces),
       ],
     })
   }
@@ -235,6 +236,7 @@ export async function processVideo(given: ProcessVideoOptions): Promise<Processe
   const info = await probeSource(options.source, signal)
   const rungs = planLadder(info)
   await encodeLadder(info, rungs, options, report)
+  if (info.hasAudio) await regroupPieces(outDir, AUDIO.dir)
   report(LADDER_SHARE)
   signal?.throwIfAborted()
 
