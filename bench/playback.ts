@@ -5,7 +5,8 @@
 // view and tapped at once, and the work's own page. Prints time from the click (and from the
 // press, ≈100 ms before it) to first frame (median of the runs), stalls and stalled time over the
 // play, what was fetched ahead, bytes received, the processing time and the public list's latency
-// while the transcode runs; PLAYBACK_VERBOSE=1 prints what each tap waited on.
+// while the transcode runs; PLAYBACK_VERBOSE=1 prints what each tap waited on (requests and the
+// main thread's long tasks); PLAYBACK_ONLY picks rows by name.
 // Targets (docs/decisions/076): phone ≤ 0.5 s after a look and ≤ 1.0 s at once, desktop ≤ 0.2 s
 // and ≤ 0.35 s, the work page ≤ 0.6 s on the phone, 0 stalls; processing ≤ 1.5 × duration, list
 // p99 ≤ 50 ms.
@@ -154,6 +155,8 @@ function installProbe() {
     waits: number[]
     size: string
     audioBytes: number
+    /** Main-thread tasks over 50 ms: [start, end] in page time. */
+    longTasks: [number, number][]
   }
   const m: Probe = {
     down: null,
@@ -164,8 +167,14 @@ function installProbe() {
     waits: [],
     size: '-',
     audioBytes: 0,
+    longTasks: [],
   }
   ;(window as unknown as { __probe: Probe }).__probe = m
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) {
+      m.longTasks.push([task.startTime, task.startTime + task.duration])
+    }
+  }).observe({ type: 'longtask', buffered: true })
   performance.setResourceTimingBufferSize(2000)
   const own = (event: Event) =>
     event.target instanceof HTMLVideoElement && !event.target.hasAttribute('data-preview')
@@ -342,6 +351,7 @@ async function playOnce(browser: Browser, scenario: Scenario): Promise<Measure> 
           waits: number[]
           size: string
           audioBytes: number
+          longTasks: [number, number][]
         }
       }
     ).__probe
@@ -362,6 +372,10 @@ async function playOnce(browser: Browser, scenario: Scenario): Promise<Measure> 
         const path = new URL(e.name).pathname.split('/').slice(-2).join('/')
         return `${Math.round(e.startTime - down)}–${Math.round(e.responseEnd - down)} ms ${e.initiatorType} ${path} ${e.transferSize} B`
       })
+    // The main thread's long tasks over the same span: what a request's next step waited behind.
+    const busy = probe.longTasks
+      .filter(([start, end]) => end > down && (frame === null || start < frame))
+      .map(([start, end]) => `${Math.round(start - down)}–${Math.round(end - down)} ms long task`)
     return {
       firstFrameMs: frame === null || probe.t0 === null ? null : frame - probe.t0,
       downToFrameMs: frame === null ? null : frame - down,
@@ -371,6 +385,7 @@ async function playOnce(browser: Browser, scenario: Scenario): Promise<Measure> 
       aheadBytes,
       waterfall: [
         ...waterfall,
+        ...busy,
         `${Math.round((probe.t0 ?? 0) - down)} ms click; ${frame === null ? 'no frame' : `${Math.round(frame - down)} ms first frame`}`,
       ],
     }
@@ -387,7 +402,12 @@ const list = (await (await fetch(`${publicUrl}?limit=12`)).json()) as {
 const slug = list.data.videos.find((video) => video._id === created._id)?.slug
 if (!slug) throw new Error('the processed work has no slug in the public list')
 
-const SCENARIOS: Scenario[] = [
+/** PLAYBACK_ONLY="desktop grid instant,phone work look" runs those rows alone. */
+const ONLY = (process.env.PLAYBACK_ONLY ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean)
+const ALL_SCENARIOS: Scenario[] = [
   ...(['phone', 'desktop'] as const).flatMap((profile) =>
     (['look', 'instant'] as const).map(
       (tap): Scenario => ({ profile, page: 'grid', tap, engine: 'streams' }),
@@ -401,6 +421,11 @@ const SCENARIOS: Scenario[] = [
       )
     : []),
 ]
+const nameOf = (scenario: Scenario) => `${scenario.profile} ${scenario.page} ${scenario.tap}`
+const SCENARIOS = ONLY.length
+  ? ALL_SCENARIOS.filter((scenario) => ONLY.includes(nameOf(scenario)))
+  : ALL_SCENARIOS
+if (SCENARIOS.length === 0) throw new Error(`PLAYBACK_ONLY names no row: ${ONLY.join(', ')}`)
 const TARGETS: Record<string, number> = {
   'phone grid look': 500,
   'phone grid instant': 1000,
@@ -414,7 +439,7 @@ const rows: string[] = []
 const verdicts: string[] = []
 try {
   for (const scenario of SCENARIOS) {
-    const name = `${scenario.profile} ${scenario.page} ${scenario.tap}`
+    const name = nameOf(scenario)
     const runs: Measure[] = []
     for (let i = 0; i < RUNS; i++) {
       const run = await playOnce(browser, scenario)
