@@ -226,6 +226,12 @@ export function hlsOptions(
   return [
     ...['-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod'],
     ...['-hls_segment_type', 'fmp4', '-hls_flags', 'independent_segments'],
+    // Composition offsets may be negative (trun version 1), so the first frame's time in the
+    // fragments is 0, where the audio starts. Without it, B-frames put the first frame two frames
+    // late for a player that reads the fragments as they are (hls.js): a hole at the start that
+    // hls.js waited out and then jumped with a seek (≈300 ms before a phone's first frame), and
+    // the picture two frames behind its sound.
+    ...['-hls_segment_options', 'movflags=+negative_cts_offsets'],
     ...['-hls_fmp4_init_filename', RENDITION_FILES.init],
     ...['-hls_segment_filename', `${dir}/${segments}`],
   ]

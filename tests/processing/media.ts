@@ -196,6 +196,45 @@ export async function topLevelBoxes(path: string): Promise<string[]> {
   return boxes
 }
 
+/** The first box of `type` among the boxes in bytes[start, end): where its payload starts and ends. */
+function findBox(bytes: Uint8Array, type: string, start: number, end: number) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let at = start; at + 8 <= end; ) {
+    const size = view.getUint32(at)
+    if (size < 8) return null
+    if (new TextDecoder().decode(bytes.subarray(at + 4, at + 8)) === type) {
+      return { body: at + 8, end: at + size }
+    }
+    at += size
+  }
+  return null
+}
+
+/**
+ * The first sample's presentation time in a media segment's first fragment, in its track's
+ * ticks, as a player that reads fragments as they are (hls.js) computes it: the fragment's decode
+ * time (tfdt) plus the sample's composition offset (trun; signed in version 1).
+ */
+export async function firstPresentationTicks(path: string): Promise<number> {
+  const bytes = new Uint8Array(await Bun.file(path).arrayBuffer())
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const moof = findBox(bytes, 'moof', 0, bytes.length)
+  const traf = moof && findBox(bytes, 'traf', moof.body, moof.end)
+  const tfdt = traf && findBox(bytes, 'tfdt', traf.body, traf.end)
+  const trun = traf && findBox(bytes, 'trun', traf.body, traf.end)
+  if (!tfdt || !trun) throw new Error(`${path} has no fragment timing`)
+  const decode =
+    bytes[tfdt.body] === 1
+      ? Number(view.getBigUint64(tfdt.body + 4))
+      : view.getUint32(tfdt.body + 4)
+  const version = bytes[trun.body]!
+  const flags = view.getUint32(trun.body) & 0xffffff
+  let at = trun.body + 8 + (flags & 0x1 ? 4 : 0) + (flags & 0x4 ? 4 : 0)
+  at += (flags & 0x100 ? 4 : 0) + (flags & 0x200 ? 4 : 0) + (flags & 0x400 ? 4 : 0)
+  const offset = !(flags & 0x800) ? 0 : version === 1 ? view.getInt32(at) : view.getUint32(at)
+  return decode + offset
+}
+
 /** Child pids of this process (or `pid`), from /proc, with their command lines. */
 export async function childrenOf(
   pid: number | 'self' = 'self',

@@ -12,6 +12,7 @@ import {
   childrenOf,
   type FfprobeStream,
   ffprobeJson,
+  firstPresentationTicks,
   isGone,
   media,
   removeMedia,
@@ -204,6 +205,16 @@ describe('a 480p clip with stereo sound', () => {
     }
     // 5 s at 48 kHz in 1024-sample AAC frames (the last one padded).
     expect(samples / 48_000).toBeCloseTo(5, 1)
+  })
+
+  test('picture and sound start together at 0 in the fragments, where hls.js reads them', async () => {
+    for (const rendition of ['360p', '480p', 'audio']) {
+      const first = join(run.outDir, rendition, 'seg_000.m4s')
+      expect({ rendition, ticks: await firstPresentationTicks(first) }).toEqual({
+        rendition,
+        ticks: 0,
+      })
+    }
   })
 
   test('each segment decodes on its own after the init segment (a player may switch rungs at any)', async () => {
