@@ -377,6 +377,42 @@ describe('a press starts the stream', () => {
   )
 
   test(
+    'a player whose hls.js is still arriving opens its MediaSource meanwhile, and hls.js plays through that one',
+    async () => {
+      const video = ready[0]!
+      const { page } = await openPage(browser, { width: 375, height: 812, baseURL: server.url })
+      // hls.js arrives 1.5 s after it is asked for: long enough to see what the player did before.
+      let hlsArrived = false
+      await page.route(/\/assets\/hls-[^/]+\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        hlsArrived = true
+        await route.continue()
+      })
+      await page.goto(`/work/${video.slug}`)
+      await page.getByRole('button', { name: `Play ${video.title}` }).click()
+      const player = page.locator('main video')
+      await player.waitFor()
+      const early = await page.waitForFunction(
+        () => {
+          const element = document.querySelector('main video') as HTMLVideoElement | null
+          return element?.src.startsWith('blob:') ? element.src : null
+        },
+        undefined,
+        { timeout: 1000 },
+      )
+      const source = await early.jsonValue()
+      expect(hlsArrived).toBe(false)
+      await page.waitForFunction(() => {
+        const element = document.querySelector('main video') as HTMLVideoElement | null
+        return element && !element.paused && element.currentTime > 0.5
+      })
+      expect(hlsArrived).toBe(true)
+      expect(await player.evaluate((element: HTMLVideoElement) => element.src)).toBe(source)
+    },
+    TEST_TIMEOUT,
+  )
+
+  test(
     "a review link's page: the press starts its private stream's first segments before the click, and hls.js asks for none of it again",
     async () => {
       const video = ready[1]!

@@ -81,9 +81,18 @@ export function attachStream(
     if (wasPlaying) video.play().catch(() => {})
   }
 
+  // Opened while the hls.js chunk is still arriving (see below), handed to it once it has.
+  let opened: { source: MediaSource; url: string } | null = null
+  const closeOpened = () => {
+    if (!opened) return
+    URL.revokeObjectURL(opened.url)
+    opened = null
+  }
+
   const attachWith = (Hls: HlsClass) => {
     if (destroyed) return
     if (!Hls.isSupported() || !sources.hlsUrl) {
+      closeOpened()
       setFile()
       return
     }
@@ -103,7 +112,15 @@ export function attachStream(
       if (!destroyed && data.subtitleTracks.length === 0) addCaptionTracks(video, captions)
     })
     hls.loadSource(sources.hlsUrl)
-    hls.attachMedia(video)
+    const handed = opened
+    opened = null
+    // hls.js takes over a MediaSource already open on the element (and its object URL).
+    if (handed && handed.source.readyState === 'open' && video.src === handed.url) {
+      hls.attachMedia({ media: video, mediaSource: handed.source })
+    } else {
+      if (handed) URL.revokeObjectURL(handed.url)
+      hls.attachMedia(video)
+    }
   }
 
   const integrated = sources.loudness?.integrated ?? null
@@ -134,9 +151,17 @@ export function attachStream(
     if (loaded) {
       attachWith(loaded)
     } else {
+      // The element opens its MediaSource while hls.js is still on its way: the `sourceopen`
+      // a new one waits for (≈90 ms on a phone-class CPU) is then over by the time it arrives.
+      if ('MediaSource' in window && !video.src) {
+        const source = new MediaSource()
+        opened = { source, url: URL.createObjectURL(source) }
+        video.src = opened.url
+      }
       ready = loadHls().then(attachWith, (error: unknown) => {
         // Without the player chunk (a dropped connection), the MP4 still plays.
         console.warn('Could not load the stream player; playing the MP4 instead', error)
+        closeOpened()
         if (!destroyed) setFile()
       })
     }
@@ -149,6 +174,12 @@ export function attachStream(
     engine: () => engine,
     destroy() {
       destroyed = true
+      if (opened) {
+        // As hls.js detaches: the element lets go of the MediaSource only on a load without src.
+        video.removeAttribute('src')
+        video.load()
+        closeOpened()
+      }
       hls?.destroy()
       hls = null
       removeCaptionTracks(video)
