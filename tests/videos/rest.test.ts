@@ -228,6 +228,7 @@ describe('reading', () => {
         'slug',
         'loudness',
         'captions',
+        'streamStart',
       ].sort(),
     )
     // Until streams exist the public page plays the master, as before.
@@ -236,6 +237,7 @@ describe('reading', () => {
       status: 'queued',
       hlsUrl: null,
       mp4Url: null,
+      streamStart: null,
       loudness: null,
       captions: [],
     })
