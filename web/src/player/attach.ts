@@ -114,8 +114,9 @@ export function attachStream(
     hls.loadSource(sources.hlsUrl)
     const handed = opened
     opened = null
-    // hls.js takes over a MediaSource already open on the element (and its object URL).
-    if (handed && handed.source.readyState === 'open' && video.src === handed.url) {
+    // hls.js takes over the element's MediaSource (and its object URL), open or still opening:
+    // it waits for `sourceopen` itself. One the element failed on is not handed over.
+    if (handed && video.src === handed.url && video.error === null) {
       hls.attachMedia({ media: video, mediaSource: handed.source })
     } else {
       if (handed) URL.revokeObjectURL(handed.url)
