@@ -401,13 +401,14 @@ describe('a press starts the stream', () => {
         { timeout: 1000 },
       )
       const source = await early.jsonValue()
+      expect(source).toStartWith('blob:')
       expect(hlsArrived).toBe(false)
       await page.waitForFunction(() => {
         const element = document.querySelector('main video') as HTMLVideoElement | null
         return element && !element.paused && element.currentTime > 0.5
       })
       expect(hlsArrived).toBe(true)
-      expect(await player.evaluate((element: HTMLVideoElement) => element.src)).toBe(source)
+      expect(await player.evaluate((element: HTMLVideoElement) => element.src)).toBe(`${source}`)
     },
     TEST_TIMEOUT,
   )
