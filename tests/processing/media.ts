@@ -215,14 +215,13 @@ function findBox(bytes: Uint8Array, type: string, start: number, end: number) {
  * ticks, as a player that reads fragments as they are (hls.js) computes it: the fragment's decode
  * time (tfdt) plus the sample's composition offset (trun; signed in version 1).
  */
-export async function firstPresentationTicks(path: string): Promise<number> {
-  const bytes = new Uint8Array(await Bun.file(path).arrayBuffer())
+export function firstPresentationTicks(bytes: Uint8Array): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const moof = findBox(bytes, 'moof', 0, bytes.length)
   const traf = moof && findBox(bytes, 'traf', moof.body, moof.end)
   const tfdt = traf && findBox(bytes, 'tfdt', traf.body, traf.end)
   const trun = traf && findBox(bytes, 'trun', traf.body, traf.end)
-  if (!tfdt || !trun) throw new Error(`${path} has no fragment timing`)
+  if (!tfdt || !trun) throw new Error('the segment has no fragment timing')
   const decode =
     bytes[tfdt.body] === 1
       ? Number(view.getBigUint64(tfdt.body + 4))
