@@ -188,8 +188,16 @@ describe('ahead of the tap', () => {
   )
 })
 
-/** Presses the play button named for `title`, waits for a media segment request, then lets go. */
-async function pressThenClick(page: Page, seen: Seen[], title: string) {
+/**
+ * Presses the tile's button, waits until its first segments were asked for (and `whilePressed`,
+ * if given, has looked at the page), then lets go: a click. Answers what `whilePressed` did.
+ */
+async function pressThenClick<T = void>(
+  page: Page,
+  seen: Seen[],
+  title: string,
+  whilePressed?: () => Promise<T>,
+): Promise<T | undefined> {
   const button = page.getByRole('button', { name: `Play ${title}` })
   const box = (await button.boundingBox())!
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
@@ -205,8 +213,10 @@ async function pressThenClick(page: Page, seen: Seen[], title: string) {
     if (Date.now() > deadline) throw new Error('a press started no segment request')
     await page.waitForTimeout(20)
   }
+  const looked = await whilePressed?.()
   expect(await page.evaluate(() => (window as { clickedAt?: number }).clickedAt)).toBeUndefined()
   await page.mouse.up()
+  return looked
 }
 
 /** No stream file was asked for twice: hls.js took what the press and the idle page fetched. */
@@ -275,6 +285,95 @@ describe('a press starts the stream', () => {
       await page.waitForTimeout(1500)
       expect(seen.filter((s) => isSegment(s.path)).length).toBe(segments)
       expect(await page.evaluate(() => document.fullscreenElement)).toBeNull()
+    },
+    TEST_TIMEOUT,
+  )
+
+  test(
+    "desktop: a press before React is live gives the tile's element its stream from the first script; the held click plays that stream in fullscreen",
+    async () => {
+      const video = ready[0]!
+      const { page } = await openPage(browser, { width: 1280, baseURL: server.url })
+      // React's chunk arrives 2 s after it is asked for: what happens before is the first script's.
+      let reactArrived = false
+      await page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 2000))
+        reactArrived = true
+        await route.continue()
+      })
+      const seen = recordRequests(page)
+      await page.goto('/')
+      await page.getByRole('button', { name: `Play ${video.title}` }).scrollIntoViewIfNeeded()
+      const tileVideo = `li:has(button[aria-label="Play ${video.title}"]) video:not([data-preview])`
+      const source = await pressThenClick(page, seen, video.title, async () => {
+        const early = await page.waitForFunction(
+          (selector) => {
+            const element = document.querySelector(selector) as HTMLVideoElement | null
+            return element?.src.startsWith('blob:') ? element.src : null
+          },
+          tileVideo,
+          { timeout: 1500 },
+        )
+        expect(reactArrived).toBe(false)
+        return `${await early.jsonValue()}`
+      })
+      await page.waitForFunction(() => {
+        const player = document.fullscreenElement?.querySelector('video')
+        return player && !player.paused && player.currentTime > 0.5 && player.controls
+      })
+      expect(reactArrived).toBe(true)
+      // The stream the press started is the one that plays, unmuted: nothing was attached twice.
+      const playing = await page.evaluate(() => {
+        const player = document.fullscreenElement?.querySelector('video')
+        return { src: player?.src, muted: player?.muted }
+      })
+      expect(playing).toEqual({ src: source, muted: false })
+      expectFetchedOnce(seen)
+      await page.evaluate(() => document.exitFullscreen())
+      await page.getByRole('button', { name: `Play ${video.title}` }).waitFor()
+    },
+    TEST_TIMEOUT,
+  )
+
+  test(
+    'desktop: a press before React is live, let go outside the tile, releases the stream it started',
+    async () => {
+      const video = ready[1]!
+      const { page } = await openPage(browser, { width: 1280, baseURL: server.url })
+      await page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 2000))
+        await route.continue()
+      })
+      const seen = recordRequests(page)
+      await page.goto('/')
+      const button = page.getByRole('button', { name: `Play ${video.title}` })
+      await button.scrollIntoViewIfNeeded()
+      const box = (await button.boundingBox())!
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+      await page.mouse.down()
+      const tileVideo = `li:has(button[aria-label="Play ${video.title}"]) video:not([data-preview])`
+      await page.waitForFunction(
+        (selector) => document.querySelector(selector)?.getAttribute('src')?.startsWith('blob:'),
+        tileVideo,
+        { timeout: 1500 },
+      )
+      await page.mouse.move(box.x + box.width / 2, box.y - 200, { steps: 4 })
+      await page.mouse.up()
+      await page.waitForFunction(
+        (selector) => !document.querySelector(selector)?.getAttribute('src'),
+        tileVideo,
+      )
+      await page.waitForTimeout(500)
+      const segments = seen.filter((s) => isSegment(s.path)).length
+      await page.waitForTimeout(2500)
+      expect(seen.filter((s) => isSegment(s.path)).length).toBe(segments)
+      expect(await page.evaluate(() => document.fullscreenElement)).toBeNull()
+      // Once live, the tile plays on a click as ever.
+      await button.click()
+      await page.waitForFunction(() => {
+        const player = document.fullscreenElement?.querySelector('video')
+        return player && !player.paused && player.currentTime > 0.5
+      })
     },
     TEST_TIMEOUT,
   )

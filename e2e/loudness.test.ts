@@ -116,6 +116,34 @@ describe('at the default reference (−14 LUFS)', () => {
       await tile.waitFor({ state: 'attached' })
       expect(Number(await tile.getAttribute('data-loudness-gain-db'))).toBe(expected(LOUD, -14))
 
+      // A tile pressed before React is live gets its stream from the page's first script; it is
+      // levelled all the same once the tile takes it over (React's chunk held back 1.5 s).
+      const early = await openPage(browser, { baseURL: server.url, allow: [/Fullscreen/] })
+      await early.page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        await route.continue()
+      })
+      await early.page.goto('/')
+      const earlyPlay = early.page.getByRole('button', { name: `Play ${LOUD}` })
+      await earlyPlay.scrollIntoViewIfNeeded()
+      const earlyTile = await early.page
+        .locator(`li:has(button[aria-label="Play ${LOUD}"]) video[data-tile-player]`)
+        .elementHandle()
+      await earlyPlay.click()
+      await early.page.waitForFunction(
+        (element) => {
+          const video = element as HTMLVideoElement | null
+          return video !== null && !video.paused && video.currentTime > 0.3
+        },
+        earlyTile,
+      )
+      const earlyLevel = await earlyTile!.evaluate((element) => ({
+        gain: Number(element.getAttribute('data-loudness-gain-db')),
+        volume: (element as HTMLVideoElement).volume,
+      }))
+      expect(earlyLevel.gain).toBe(expected(LOUD, -14))
+      expect(earlyLevel.volume).toBeCloseTo(10 ** (earlyLevel.gain / 20), 2)
+
       await page.goto(`/work/${works[LOUD]!.slug}/embed`)
       expect((await appliedGain(page, LOUD)).gain).toBe(expected(LOUD, -14))
       await page.goto(`/work/${works[QUIET]!.slug}/embed`)

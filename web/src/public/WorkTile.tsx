@@ -5,6 +5,7 @@ import { type AttachedStream, attachStream } from '../player/attach.ts'
 import { hlsIfLoaded, prefetchHls } from '../player/load-hls.ts'
 import { needsHlsJs } from '../player/streams.ts'
 import { isMobileViewport } from '../ui/breakpoint.ts'
+import { claimEarlyStream } from './early-player.ts'
 import { CloseIcon, LinkIcon, PlayIcon, Spinner } from './icons.tsx'
 import { canPreviewOnHover, isInterruptedPlay, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
@@ -109,16 +110,22 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     if (needsHlsJs(video)) prefetchHls()
   }
 
+  /** The element's stream: the one a press gave it before React was live, or a new one. */
+  const streamFor = (player: HTMLVideoElement) =>
+    claimEarlyStream(player, video.loudness?.integrated ?? null) ??
+    attachStream(player, video, { startAt: resumeAt.current })
+
   // Desktop: a press comes ~100 ms before its click; the tile's own element gets its stream then,
   // so the click finds it opened and its first segments appended (docs/decisions/076). A press
-  // that never becomes a click (dragged away, cancelled) releases it again.
+  // that never becomes a click (dragged away, cancelled) releases it again. Before React is live
+  // the page's first script does the same (early-player.ts).
   const prepare = (event: React.PointerEvent) => {
     const player = videoRef.current
     if (event.button !== 0 || !player || state !== 'idle' || isMobileViewport()) return
     if (!needsHlsJs(video) || !hlsIfLoaded()) return
     stopPreview()
     player.preload = 'auto'
-    stream.current ??= attachStream(player, video, { startAt: resumeAt.current })
+    stream.current ??= streamFor(player)
   }
   const unprepare = () => {
     if (!active.current) releaseStream(false)
@@ -155,7 +162,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
       frame.requestFullscreen().catch((error) => console.warn('Fullscreen was refused', error))
     }
     player.preload = 'auto'
-    stream.current ??= attachStream(player, video, { startAt: resumeAt.current })
+    stream.current ??= streamFor(player)
     const current = ++attempt.current
     const start = () => {
       if (current !== attempt.current) return
@@ -182,6 +189,8 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
         {/* biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts) */}
         <video
           ref={videoRef}
+          // TILE_PLAYER_ATTRIBUTE: a press before React is live finds this element by it.
+          data-tile-player=""
           preload="none"
           playsInline
           controls={state === 'playing'}

@@ -3,6 +3,7 @@
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { setLoudnessReference } from '../player/loudness.ts'
+import { markLive } from './liveness.ts'
 import { PublicApp } from './PublicApp.tsx'
 import { loudnessReferenceOf, readPageData } from './page-data.ts'
 import { publicSite } from './siteContent.ts'
@@ -20,7 +21,13 @@ export function mountPublic(rootElement: HTMLElement, hydrate: boolean): Promise
   return new Promise((resolve) => {
     const app = (
       <StrictMode>
-        <PublicApp data={data} onMounted={resolve} />
+        <PublicApp
+          data={data}
+          onMounted={() => {
+            markLive()
+            resolve()
+          }}
+        />
       </StrictMode>
     )
     if (hydrate && data) {

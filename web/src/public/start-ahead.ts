@@ -13,6 +13,8 @@ import { decodeStreamStart, encodeStreamStart, type StreamStart } from '@shared/
 import { prefetchHls } from '../player/load-hls.ts'
 import { aheadBudget, fetchAhead, fetchStart } from '../player/prefetch.ts'
 import { needsHlsJs, playsHlsNatively } from '../player/streams.ts'
+import { isMobileViewport } from '../ui/viewport.ts'
+import { isLive } from './liveness.ts'
 
 /** The attribute naming a play button's master playlist. */
 export const STREAM_ATTRIBUTE = 'data-stream'
@@ -132,13 +134,14 @@ export function startAhead(root: HTMLElement): void {
 
 /** A press on a play button starts its first segments and hls.js, together. */
 function listenForIntent(root: HTMLElement) {
-  const start = (target: EventTarget | null, signal?: AbortSignal) => {
+  const start = (target: EventTarget | null, signal?: AbortSignal, press?: PointerEvent) => {
     const button = target instanceof Element ? target.closest(SELECTOR) : null
     const url = button && root.contains(button) ? streamOf(button) : null
-    if (!url || !playsStreams(url)) return false
+    if (!button || !url || !playsStreams(url)) return false
     if (needsHlsJs({ hlsUrl: url, videoUrl: '' })) prefetchHls()
-    const start = decodeStreamStart(button?.getAttribute(START_ATTRIBUTE) ?? null)
+    const start = decodeStreamStart(button.getAttribute(START_ATTRIBUTE))
     void fetchStart(url, { start, signal })
+    if (press) startTileEarly(button, url, press)
     return true
   }
   if ('PointerEvent' in window) {
@@ -147,7 +150,7 @@ function listenForIntent(root: HTMLElement) {
       'pointerdown',
       (event: PointerEvent) => {
         const controller = new AbortController()
-        if (start(event.target, controller.signal)) pressed.set(event.pointerId, controller)
+        if (start(event.target, controller.signal, event)) pressed.set(event.pointerId, controller)
       },
       listening,
     )
@@ -174,5 +177,30 @@ function listenForIntent(root: HTMLElement) {
       if (event.key === 'Enter' || event.key === ' ') start(event.target)
     },
     listening,
+  )
+}
+
+/**
+ * A primary press on a tile's button before React is live, on a desktop-sized screen (below it a
+ * click opens a modal with a player of its own): the tile's element gets its stream now
+ * (early-player.ts), aborted again if the press ends without a click.
+ */
+function startTileEarly(button: Element, url: string, press: PointerEvent) {
+  if (isLive() || press.button !== 0 || isMobileViewport()) return
+  if (!needsHlsJs({ hlsUrl: url, videoUrl: '' })) return
+  const abandoned = new AbortController()
+  const end = (event: PointerEvent) => {
+    if (event.pointerId !== press.pointerId) return
+    removeEventListener('pointerup', end, listening)
+    removeEventListener('pointercancel', end, listening)
+    const target = event.target instanceof Node ? event.target : null
+    if (event.type === 'pointercancel' || !target || !button.contains(target)) abandoned.abort()
+  }
+  addEventListener('pointerup', end, listening)
+  addEventListener('pointercancel', end, listening)
+  import('./early-player.ts').then(
+    (early) => early.pressBeforeLive(button, url, abandoned.signal),
+    // Without it the held click attaches the stream itself, as before.
+    (error: unknown) => console.warn('Could not start the stream at the press', error),
   )
 }

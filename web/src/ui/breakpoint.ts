@@ -1,13 +1,8 @@
-// The one mobile breakpoint (docs/limits.md: below 768 px is mobile), for scripts and <picture>
-// media. Tailwind's `md:` starts at the same width (48rem), so classes and scripts switch together;
-// web/index.html's hero preloads repeat the query because HTML cannot import it.
+// The mobile breakpoint for React components: the query and test live in viewport.ts.
 import { useSyncExternalStore } from 'react'
+import { isMobileViewport, MOBILE_QUERY } from './viewport.ts'
 
-export const MOBILE_QUERY = '(max-width: 767px)'
-
-export function isMobileViewport(): boolean {
-  return window.matchMedia(MOBILE_QUERY).matches
-}
+export { isMobileViewport, MOBILE_QUERY }
 
 /** True while the viewport is below the mobile breakpoint, re-rendering when it crosses it. */
 export function useIsMobile(): boolean {
