@@ -130,13 +130,10 @@ describe('at the default reference (−14 LUFS)', () => {
         .locator(`li:has(button[aria-label="Play ${LOUD}"]) video[data-tile-player]`)
         .elementHandle()
       await earlyPlay.click()
-      await early.page.waitForFunction(
-        (element) => {
-          const video = element as HTMLVideoElement | null
-          return video !== null && !video.paused && video.currentTime > 0.3
-        },
-        earlyTile,
-      )
+      await early.page.waitForFunction((element) => {
+        const video = element as HTMLVideoElement | null
+        return video !== null && !video.paused && video.currentTime > 0.3
+      }, earlyTile)
       const earlyLevel = await earlyTile!.evaluate((element) => ({
         gain: Number(element.getAttribute('data-loudness-gain-db')),
         volume: (element as HTMLVideoElement).volume,
