@@ -3,7 +3,10 @@
 // it transferred before any interaction (the streams' start fetched ahead included, record 076).
 // `--work` measures the first work's own page (/work/<slug>) instead of `/`; `--ready` waits until
 // every video is processed (its streams exist), as on a site at rest.
+// `--report file.json` keeps the last run's whole Lighthouse report (the LCP element, its request
+// chain and the simulated timings) to see what bounds a figure.
 // Usage: bun run build && bun bench/lighthouse.ts [--runs 5] [--work] [--ready] [--json out.json]
+//   [--report file.json]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -146,8 +149,11 @@ async function main() {
     await lighthouse(url) // warm-up: server caches, Chromium profile; not counted
 
     const runs: Run[] = []
+    const report = option('--report')
     for (let i = 0; i < RUNS; i++) {
-      const run = summarise(await lighthouse(url))
+      const result = await lighthouse(url)
+      if (report && i === RUNS - 1) writeFileSync(report, JSON.stringify(result))
+      const run = summarise(result)
       runs.push(run)
       console.log(`  run ${i + 1}: ${JSON.stringify(run)}`)
     }

@@ -450,6 +450,36 @@ for (const machine of MACHINES) {
   )
 }
 
+test(
+  "a work's page preloads exactly the faces its first screen draws: not the landing hero's italic",
+  async () => {
+    const list = await fetch(`${seeded.server.url}/api/public/videos?limit=1`)
+    const { videos } = ((await list.json()) as { data: { videos: { slug: string }[] } }).data
+    for (const size of [
+      { width: 375, height: 667 },
+      { width: 1280, height: 800 },
+    ]) {
+      const { page, context } = await openPage(seeded.browser, {
+        ...size,
+        baseURL: seeded.server.url,
+      })
+      await page.goto(`/work/${videos[0]!.slug}`)
+      await page.waitForLoadState('networkidle')
+      const preloads = await page.evaluate(() =>
+        [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]')].map(
+          (link) => link.href,
+        ),
+      )
+      const aboveFold = await facesAboveTheFold(page)
+      expect({ size, preloads: preloads.sort() }).toEqual({ size, preloads: aboveFold })
+      expect(aboveFold.filter((url) => /italic/.test(url))).toEqual([])
+      expect(aboveFold.length).toBe(2) // the serif title and Inter
+      await context.close()
+    }
+  },
+  TEST_TIMEOUT,
+)
+
 // Runs last: it adds a work to the page the tests above measure.
 test(
   'a page whose text goes beyond English preloads the ext files and draws it in the brand face on a first visit',

@@ -102,12 +102,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     tailwindcss(),
     brandTitle(),
-    // Every face the first screen draws with (web/src/fonts/faces.css): header, hero line, its
-    // italic; their core files (English text). public/server.tsx adds the ext files a page needs.
+    // The faces every page's first screen draws with (web/src/fonts/faces.css): header, titles;
+    // their core files (English text). public/server.tsx adds what only some pages need: the
+    // hero line's italic on the landing page, and the ext files.
     preloadFonts([
       'src/fonts/inter-wght-normal-core.woff2',
       'src/fonts/instrument-serif-400-normal-core.woff2',
-      'src/fonts/instrument-serif-400-italic-core.woff2',
     ]),
     isSsrBuild ? null : precompress(),
   ],

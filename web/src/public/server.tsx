@@ -21,6 +21,21 @@ const EXT_FONTS = Object.values(
   }),
 )
 
+/**
+ * The italic's core file, drawn by the landing page's hero line only: a work's page preloading it
+ * too would spend 12 KB beside its poster, its largest image.
+ */
+const HERO_ITALIC = Object.values(
+  import.meta.glob<string>('../fonts/instrument-serif-400-italic-core.woff2', {
+    query: '?url',
+    import: 'default',
+    eager: true,
+  }),
+)
+
+const fontPreload = (href: string) =>
+  `<link rel="preload" as="font" type="font/woff2" href="${escapeHtml(href)}" crossorigin />`
+
 /** The page's head additions and #root's markup; null when `raw` is not a page's data. */
 export function render(raw: unknown): { head: string; body: string } | null {
   const data = pageDataFrom(raw)
@@ -47,11 +62,10 @@ export function render(raw: unknown): { head: string; body: string } | null {
     : ''
   // The head preloads each face's core file; text beyond it (an accented title, say) needs the
   // ext files from the first layout too, or `font-display: optional` draws it in the fallback.
-  const fontPreloads = drawsExtended(body)
-    ? EXT_FONTS.map(
-        (href) =>
-          `<link rel="preload" as="font" type="font/woff2" href="${escapeHtml(href)}" crossorigin />`,
-      ).join('\n    ')
-    : ''
+  const fonts = [
+    ...(data.kind === 'landing' ? HERO_ITALIC : []),
+    ...(drawsExtended(body) ? EXT_FONTS : []),
+  ]
+  const fontPreloads = fonts.map(fontPreload).join('\n    ')
   return { head: [heroPreloads, fontPreloads].filter(Boolean).join('\n    '), body }
 }
