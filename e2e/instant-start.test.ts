@@ -2,8 +2,9 @@
 // server and its media worker: once the page is idle, the works on screen have their master, their
 // lowest rung's playlists and init segments in the browser (at most 50 KB ahead, none with
 // Save-Data); a press on a tile, its work page's button or a review page's fetches the first
-// segments before the click, and hls.js takes what was fetched without asking for it again. The
-// desktop fullscreen and phone modal players behave as before.
+// segments before the click, and hls.js takes what was fetched without asking for it again; a
+// desktop tile pressed before React is live gets its stream from the first script's side
+// (docs/decisions/082). The desktop fullscreen and phone modal players behave as before.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -219,6 +220,43 @@ async function pressThenClick<T = void>(
   return looked
 }
 
+/** React's chunk answers 2 s late: what happens before it is the page's first script's doing. */
+async function holdBackReact(page: Page, arrived?: () => void) {
+  await page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    arrived?.()
+    await route.continue()
+  })
+}
+
+/**
+ * Presses the tile's button until its element has a stream (a `blob:` source), then drags away
+ * and lets go outside it: no click. The element lets go of the stream, and for `quietMs` after
+ * that no segment is asked for and nothing went fullscreen.
+ */
+async function pressThenDragAway(page: Page, seen: Seen[], title: string, quietMs: number) {
+  const box = (await page.getByRole('button', { name: `Play ${title}` }).boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.down()
+  const tileVideo = `li:has(button[aria-label="Play ${title}"]) video[data-tile-player]`
+  await page.waitForFunction(
+    (selector) => document.querySelector(selector)?.getAttribute('src')?.startsWith('blob:'),
+    tileVideo,
+    { timeout: 1500 },
+  )
+  await page.mouse.move(box.x + box.width / 2, box.y - 200, { steps: 4 })
+  await page.mouse.up()
+  await page.waitForFunction(
+    (selector) => !document.querySelector(selector)?.getAttribute('src'),
+    tileVideo,
+  )
+  await page.waitForTimeout(500)
+  const segments = seen.filter((s) => isSegment(s.path)).length
+  await page.waitForTimeout(quietMs)
+  expect(seen.filter((s) => isSegment(s.path)).length).toBe(segments)
+  expect(await page.evaluate(() => document.fullscreenElement)).toBeNull()
+}
+
 /** No stream file was asked for twice: hls.js took what the press and the idle page fetched. */
 function expectFetchedOnce(seen: Seen[]) {
   const files = seen.filter(
@@ -265,26 +303,7 @@ describe('a press starts the stream', () => {
       const seen = recordRequests(page)
       await page.goto('/')
       await lookAtWork(page, video.title)
-      const button = page.getByRole('button', { name: `Play ${video.title}` })
-      const box = (await button.boundingBox())!
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-      await page.mouse.down()
-      const tileVideo = `li:has(button[aria-label="Play ${video.title}"]) video:not([data-preview])`
-      await page.waitForFunction(
-        (selector) => document.querySelector(selector)?.getAttribute('src')?.startsWith('blob:'),
-        tileVideo,
-      )
-      await page.mouse.move(box.x + box.width / 2, box.y - 200, { steps: 4 })
-      await page.mouse.up()
-      await page.waitForFunction(
-        (selector) => !document.querySelector(selector)?.getAttribute('src'),
-        tileVideo,
-      )
-      await page.waitForTimeout(500)
-      const segments = seen.filter((s) => isSegment(s.path)).length
-      await page.waitForTimeout(1500)
-      expect(seen.filter((s) => isSegment(s.path)).length).toBe(segments)
-      expect(await page.evaluate(() => document.fullscreenElement)).toBeNull()
+      await pressThenDragAway(page, seen, video.title, 1500)
     },
     TEST_TIMEOUT,
   )
@@ -294,12 +313,9 @@ describe('a press starts the stream', () => {
     async () => {
       const video = ready[0]!
       const { page } = await openPage(browser, { width: 1280, baseURL: server.url })
-      // React's chunk arrives 2 s after it is asked for: what happens before is the first script's.
       let reactArrived = false
-      await page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 2000))
+      await holdBackReact(page, () => {
         reactArrived = true
-        await route.continue()
       })
       const seen = recordRequests(page)
       await page.goto('/')
@@ -340,34 +356,12 @@ describe('a press starts the stream', () => {
     async () => {
       const video = ready[1]!
       const { page } = await openPage(browser, { width: 1280, baseURL: server.url })
-      await page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 2000))
-        await route.continue()
-      })
+      await holdBackReact(page)
       const seen = recordRequests(page)
       await page.goto('/')
       const button = page.getByRole('button', { name: `Play ${video.title}` })
       await button.scrollIntoViewIfNeeded()
-      const box = (await button.boundingBox())!
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-      await page.mouse.down()
-      const tileVideo = `li:has(button[aria-label="Play ${video.title}"]) video:not([data-preview])`
-      await page.waitForFunction(
-        (selector) => document.querySelector(selector)?.getAttribute('src')?.startsWith('blob:'),
-        tileVideo,
-        { timeout: 1500 },
-      )
-      await page.mouse.move(box.x + box.width / 2, box.y - 200, { steps: 4 })
-      await page.mouse.up()
-      await page.waitForFunction(
-        (selector) => !document.querySelector(selector)?.getAttribute('src'),
-        tileVideo,
-      )
-      await page.waitForTimeout(500)
-      const segments = seen.filter((s) => isSegment(s.path)).length
-      await page.waitForTimeout(2500)
-      expect(seen.filter((s) => isSegment(s.path)).length).toBe(segments)
-      expect(await page.evaluate(() => document.fullscreenElement)).toBeNull()
+      await pressThenDragAway(page, seen, video.title, 2500)
       // Once live, the tile plays on a click as ever.
       await button.click()
       await page.waitForFunction(() => {
