@@ -2,7 +2,7 @@
 // uploaded to the real server and processed there; then Chromium plays it as a visitor would, on
 // a phone line (375 px, 9 Mbps / 170 ms) and a desktop line (1280 px, 30 Mbps / 40 ms), the line
 // applied from the page's first request: a tile of the landing page tapped 1 s after it came into
-// view and tapped at once, and the work's own page. Prints time from the click (and from the
+// view and tapped at once, the work's own page and its embed. Prints time from the click (and from the
 // press, ≈100 ms before it) to first frame (median of the runs), stalls and stalled time over the
 // play, what was fetched ahead, bytes received, the processing time and the public list's latency
 // while the transcode runs; PLAYBACK_VERBOSE=1 prints what each tap waited on (requests and the
@@ -122,12 +122,13 @@ const loadAfter = await loadavg()
 
 /**
  * Where the visitor taps and when: `grid` is a tile on the landing page (a phone opens the modal,
- * a desktop goes fullscreen), `work` the play button of the work's own page; `look` taps 1 s after
- * the player came into view, `instant` as soon as it is there.
+ * a desktop goes fullscreen), `work` the play button of the work's own page, `embed` the bare
+ * player other sites frame (its native `<video controls>`, the MP4, a click on the picture); `look`
+ * taps 1 s after the player came into view, `instant` as soon as it is there.
  */
 type Scenario = {
   profile: ProfileName
-  page: 'grid' | 'work'
+  page: 'grid' | 'work' | 'embed'
   tap: 'look' | 'instant'
   engine: Engine
 }
@@ -315,10 +316,12 @@ async function playOnce(browser: Browser, scenario: Scenario): Promise<Measure> 
     if (new URL(e.request.url).pathname === masterPath) requestedMaster = true
   })
 
-  await page.goto(scenario.page === 'work' ? `${server.url}/work/${slug}` : server.url, {
-    waitUntil: 'load',
-  })
-  const button = page.getByRole('button', { name: `Play ${TITLE}` })
+  const address = { grid: '/', work: `/work/${slug}`, embed: `/work/${slug}/embed` }
+  await page.goto(`${server.url}${address[scenario.page]}`, { waitUntil: 'load' })
+  const button =
+    scenario.page === 'embed'
+      ? page.locator('video')
+      : page.getByRole('button', { name: `Play ${TITLE}` })
   await button.scrollIntoViewIfNeeded()
   if (scenario.tap === 'look') await page.waitForTimeout(LOOK_MS)
   const box = await button.boundingBox()
@@ -415,6 +418,8 @@ const ALL_SCENARIOS: Scenario[] = [
   ),
   { profile: 'phone', page: 'work', tap: 'look', engine: 'streams' },
   { profile: 'phone', page: 'work', tap: 'instant', engine: 'streams' },
+  { profile: 'phone', page: 'embed', tap: 'look', engine: 'streams' },
+  { profile: 'phone', page: 'embed', tap: 'instant', engine: 'streams' },
   ...(process.env.PLAYBACK_MASTER
     ? (['phone', 'desktop'] as const).map(
         (profile): Scenario => ({ profile, page: 'grid', tap: 'look', engine: 'master' }),
