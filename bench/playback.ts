@@ -2,7 +2,7 @@
 // uploaded to the real server and processed there; then Chromium plays it as a visitor would, on
 // a phone line (375 px, 9 Mbps / 170 ms) and a desktop line (1280 px, 30 Mbps / 40 ms), the line
 // applied from the page's first request: a tile of the landing page tapped 1 s after it came into
-// view and tapped at once, the work's own page and its embed. Prints time from the click (and from the
+// view and tapped at once, the work's own page, a review link's page and the embed. Prints time from the click (and from the
 // press, ≈100 ms before it) to first frame (median of the runs), stalls and stalled time over the
 // play, what was fetched ahead, bytes received, the processing time and the public list's latency
 // while the transcode runs; PLAYBACK_VERBOSE=1 prints what each tap waited on (requests and the
@@ -122,13 +122,14 @@ const loadAfter = await loadavg()
 
 /**
  * Where the visitor taps and when: `grid` is a tile on the landing page (a phone opens the modal,
- * a desktop goes fullscreen), `work` the play button of the work's own page, `embed` the bare
- * player other sites frame (its native `<video controls>`, the MP4, a click on the picture); `look`
- * taps 1 s after the player came into view, `instant` as soon as it is there.
+ * a desktop goes fullscreen), `work` the play button of the work's own page, `review` that of a
+ * private review link's page, `embed` the bare player other sites frame (its native
+ * `<video controls>`, the MP4, a click on the picture); `look` taps 1 s after the player came into
+ * view, `instant` as soon as it is there.
  */
 type Scenario = {
   profile: ProfileName
-  page: 'grid' | 'work' | 'embed'
+  page: 'grid' | 'work' | 'review' | 'embed'
   tap: 'look' | 'instant'
   engine: Engine
 }
@@ -316,7 +317,12 @@ async function playOnce(browser: Browser, scenario: Scenario): Promise<Measure> 
     if (new URL(e.request.url).pathname === masterPath) requestedMaster = true
   })
 
-  const address = { grid: '/', work: `/work/${slug}`, embed: `/work/${slug}/embed` }
+  const address = {
+    grid: '/',
+    work: `/work/${slug}`,
+    review: reviewPath,
+    embed: `/work/${slug}/embed`,
+  }
   await page.goto(`${server.url}${address[scenario.page]}`, { waitUntil: 'load' })
   const button =
     scenario.page === 'embed'
@@ -404,6 +410,16 @@ const list = (await (await fetch(`${publicUrl}?limit=12`)).json()) as {
 }
 const slug = list.data.videos.find((video) => video._id === created._id)?.slug
 if (!slug) throw new Error('the processed work has no slug in the public list')
+// A private review link to the work: its page plays the same streams under the link's path.
+const made = await fetch(`${server.url}/api/videos/${created._id}/links`, {
+  method: 'POST',
+  headers: { ...auth, 'Content-Type': 'application/json' },
+  body: JSON.stringify({}),
+})
+if (!made.ok) throw new Error(`making a review link answered ${made.status}`)
+const reviewPath = new URL(
+  ((await made.json()) as { data: { link: { url: string } } }).data.link.url,
+).pathname
 
 /** PLAYBACK_ONLY="desktop grid instant,phone work look" runs those rows alone. */
 const ONLY = (process.env.PLAYBACK_ONLY ?? '')
@@ -418,6 +434,8 @@ const ALL_SCENARIOS: Scenario[] = [
   ),
   { profile: 'phone', page: 'work', tap: 'look', engine: 'streams' },
   { profile: 'phone', page: 'work', tap: 'instant', engine: 'streams' },
+  { profile: 'phone', page: 'review', tap: 'look', engine: 'streams' },
+  { profile: 'phone', page: 'review', tap: 'instant', engine: 'streams' },
   { profile: 'phone', page: 'embed', tap: 'look', engine: 'streams' },
   { profile: 'phone', page: 'embed', tap: 'instant', engine: 'streams' },
   ...(process.env.PLAYBACK_MASTER
