@@ -5,11 +5,11 @@ import { type AttachedStream, attachStream } from '../player/attach.ts'
 import { hlsIfLoaded, prefetchHls } from '../player/load-hls.ts'
 import { needsHlsJs } from '../player/streams.ts'
 import { isMobileViewport } from '../ui/breakpoint.ts'
-import { claimEarlyStream } from './early-player.ts'
+import { claimEarlyStream } from './early-streams.ts'
 import { CloseIcon, LinkIcon, PlayIcon, Spinner } from './icons.tsx'
 import { canPreviewOnHover, isInterruptedPlay, logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
-import { startAttribute } from './start-ahead.ts'
+import { savesData, startAttribute } from './start-ahead.ts'
 
 type TileState = 'idle' | 'loading' | 'playing'
 
@@ -105,9 +105,10 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   )
 
   // A pointer on the tile or keyboard focus on it is the last moment to fetch hls.js before a
-  // click (the grid's approach usually fetched it already).
+  // click (the grid's approach usually fetched it already). A visitor saving data gets nothing
+  // before the click, here as in the page's first script.
   const intendsToPlay = () => {
-    if (needsHlsJs(video)) prefetchHls()
+    if (needsHlsJs(video) && !savesData()) prefetchHls()
   }
 
   /** The element's stream: the one a press gave it before React was live, or a new one. */
@@ -122,7 +123,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   const prepare = (event: React.PointerEvent) => {
     const player = videoRef.current
     if (event.button !== 0 || !player || state !== 'idle' || isMobileViewport()) return
-    if (!needsHlsJs(video) || !hlsIfLoaded()) return
+    if (!needsHlsJs(video) || !hlsIfLoaded() || savesData()) return
     stopPreview()
     player.preload = 'auto'
     stream.current ??= streamFor(player)

@@ -3,17 +3,16 @@
 // for React to load and hydrate before the click held until then attaches anything; now the
 // stream opens, hls.js attaches on arrival and the first segments are appended while React is
 // still hydrating, and the click only has to play. The tile claims the stream when its click (or a
-// later press) comes; a press that does not become a click lets it go again. Its own chunk,
-// fetched by the press (start-ahead.ts) beside hls.js, so the page's first script stays small.
+// later press) comes (early-streams.ts); a press that does not become a click lets it go again.
+// Its own chunk, fetched by the press (start-ahead.ts) beside hls.js, so the page's first script
+// stays small.
 import { PAGE_DATA_ID } from '@shared/public-page.ts'
-import { type AttachedStream, attachStream } from '../player/attach.ts'
-import { levelLoudness } from '../player/loudness.ts'
+import { attachStream } from '../player/attach.ts'
+import { hasEarlyStream, keepEarlyStream, releaseEarlyStream } from './early-streams.ts'
 import { isRecord, toVideo } from './publicVideos.ts'
 
 /** Marks a tile's own player element, the one a press next to it may start. */
 export const TILE_PLAYER_ATTRIBUTE = 'data-tile-player'
-
-const started = new WeakMap<HTMLVideoElement, AttachedStream>()
 
 /** The work the server put in the page whose master is `hlsUrl`. */
 function pageVideo(hlsUrl: string) {
@@ -40,31 +39,11 @@ function pageVideo(hlsUrl: string) {
 export function pressBeforeLive(button: Element, hlsUrl: string, abandoned: AbortSignal): void {
   if (abandoned.aborted) return
   const player = button.parentElement?.querySelector(`video[${TILE_PLAYER_ATTRIBUTE}]`)
-  if (!(player instanceof HTMLVideoElement) || player.src || started.has(player)) return
+  if (!(player instanceof HTMLVideoElement) || player.src || hasEarlyStream(player)) return
   const video = pageVideo(hlsUrl)
   if (!video) return
   player.preload = 'auto'
   // Levelled when the tile claims it: the site's reference comes with React's copy of the data.
-  started.set(player, attachStream(player, video, { loudnessReference: null }))
-  abandoned.addEventListener('abort', () => release(player), { once: true })
-}
-
-function release(player: HTMLVideoElement) {
-  started.get(player)?.destroy()
-  started.delete(player)
-}
-
-/**
- * The stream a press gave `player` before React was live, now the tile's own (levelled for a work
- * of `integrated` LUFS by the site's reference), or null when there is none.
- */
-export function claimEarlyStream(
-  player: HTMLVideoElement,
-  integrated: number | null,
-): AttachedStream | null {
-  const stream = started.get(player) ?? null
-  if (!stream) return null
-  started.delete(player)
-  levelLoudness(player, integrated)
-  return stream
+  keepEarlyStream(player, attachStream(player, video, { loudnessReference: null }))
+  abandoned.addEventListener('abort', () => releaseEarlyStream(player), { once: true })
 }
