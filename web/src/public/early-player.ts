@@ -6,30 +6,19 @@
 // later press) comes (early-streams.ts); a press that does not become a click lets it go again.
 // Its own chunk, fetched by the press (start-ahead.ts) beside hls.js, so the page's first script
 // stays small.
-import { PAGE_DATA_ID } from '@shared/public-page.ts'
 import { attachStream } from '../player/attach.ts'
 import { hasEarlyStream, keepEarlyStream, releaseEarlyStream } from './early-streams.ts'
-import { isRecord, toVideo } from './publicVideos.ts'
+import { readPageData } from './page-data.ts'
 
 /** Marks a tile's own player element, the one a press next to it may start. */
 export const TILE_PLAYER_ATTRIBUTE = 'data-tile-player'
 
-/** The work the server put in the page whose master is `hlsUrl`. */
+/** The work the server put in the landing page whose master is `hlsUrl`. */
 function pageVideo(hlsUrl: string) {
-  const text = document.getElementById(PAGE_DATA_ID)?.textContent
-  if (!text) return null
-  try {
-    const raw: unknown = JSON.parse(text)
-    const list = isRecord(raw) && isRecord(raw.videos) ? raw.videos.videos : null
-    if (!Array.isArray(list)) return null
-    for (const item of list) {
-      const video = toVideo(item)
-      if (video?.hlsUrl === hlsUrl) return video
-    }
-  } catch {
-    // A page without readable data starts nothing early; the click still plays.
-  }
-  return null
+  const data = readPageData()
+  return data?.kind === 'landing'
+    ? (data.page.videos.find((video) => video.hlsUrl === hlsUrl) ?? null)
+    : null
 }
 
 /**
