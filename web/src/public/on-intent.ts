@@ -21,7 +21,6 @@ const POINTER_EVENTS = ['pointerover', 'pointermove'] as const
 
 export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): void {
   let started = false
-  let live = false
   let held: HTMLElement | null = null
   let pointer: { target: Element; pointerType: string } | null = null
   const listening = { capture: true, passive: true } as const
@@ -31,8 +30,8 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
       pointer = { target: event.target, pointerType: event.pointerType }
   }
 
+  // Listening only until React is live (stopWatching), so every click it sees is held.
   const hold = (event: MouseEvent) => {
-    if (live) return
     const target = event.target instanceof Element ? event.target : null
     const button = target?.closest('button')
     if (!button || !root.contains(button)) return
@@ -48,7 +47,6 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
     for (const name of INTENT_EVENTS) removeEventListener(name, start, listening)
     goLive()
       .then(() => {
-        live = true
         stopWatching()
         retell(root, pointer)
         const button = held
