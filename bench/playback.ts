@@ -2,11 +2,11 @@
 // uploaded to the real server and processed there; then Chromium plays it as a visitor would, on
 // a phone line (375 px, 9 Mbps / 170 ms) and a desktop line (1280 px, 30 Mbps / 40 ms), the line
 // applied from the page's first request: a tile of the landing page tapped 1 s after it came into
-// view and tapped at once, the work's own page, a review link's page and the embed. Prints time from the click (and from the
-// press, ≈100 ms before it) to first frame (median of the runs), stalls and stalled time over the
-// play, what was fetched ahead, bytes received, the processing time and the public list's latency
-// while the transcode runs; PLAYBACK_VERBOSE=1 prints what each tap waited on (requests and the
-// main thread's long tasks); PLAYBACK_ONLY picks rows by name.
+// view and tapped at once, the work's own page, a review link's page and the embed. Prints time
+// from the click (and from the press, ≈100 ms before it) to first frame (median of the runs),
+// stalls and stalled time over the play, what was fetched ahead, bytes received, the processing
+// time and the public list's latency while the transcode runs; PLAYBACK_VERBOSE=1 prints what each
+// tap waited on (requests and the main thread's long tasks); PLAYBACK_ONLY picks rows by name.
 // Targets (docs/decisions/076): phone ≤ 0.5 s after a look and ≤ 1.0 s at once, desktop ≤ 0.2 s
 // and ≤ 0.35 s, the work page ≤ 0.6 s on the phone, 0 stalls; processing ≤ 1.5 × duration, list
 // p99 ≤ 50 ms.

@@ -15,6 +15,7 @@ import { pollUntil } from '../testkit/poll.ts'
 import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage } from './support/browser.ts'
+import { holdBackReact } from './support/live.ts'
 
 const TEST_TIMEOUT = 90_000
 /** The budget start-ahead.ts keeps to for what one screen shows. */
@@ -224,15 +225,6 @@ async function pressThenClick<T = void>(
   return looked
 }
 
-/** React's chunk answers 2 s late: what happens before it is the page's first script's doing. */
-async function holdBackReact(page: Page, arrived?: () => void) {
-  await page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 2000))
-    arrived?.()
-    await route.continue()
-  })
-}
-
 /**
  * Presses the tile's button until its element has a stream (a `blob:` source), then drags away
  * and lets go outside it: no click. The element lets go of the stream, and for `quietMs` after
@@ -318,7 +310,7 @@ describe('a press starts the stream', () => {
       const video = ready[0]!
       const { page } = await openPage(browser, { width: 1280, baseURL: server.url })
       let reactArrived = false
-      await holdBackReact(page, () => {
+      await holdBackReact(page, 2000, () => {
         reactArrived = true
       })
       const seen = recordRequests(page)
@@ -360,7 +352,7 @@ describe('a press starts the stream', () => {
     async () => {
       const video = ready[1]!
       const { page } = await openPage(browser, { width: 1280, baseURL: server.url })
-      await holdBackReact(page)
+      await holdBackReact(page, 2000)
       const seen = recordRequests(page)
       await page.goto('/')
       const button = page.getByRole('button', { name: `Play ${video.title}` })

@@ -16,6 +16,7 @@ import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
 import { gridSettled } from './support/grid.ts'
+import { holdBackReact } from './support/live.ts'
 
 const TIMEOUT = 120_000
 const LOUD = 'Loud Master'
@@ -119,10 +120,7 @@ describe('at the default reference (−14 LUFS)', () => {
       // A tile pressed before React is live gets its stream from the page's first script; it is
       // levelled all the same once the tile takes it over (React's chunk held back 1.5 s).
       const early = await openPage(browser, { baseURL: server.url, allow: [/Fullscreen/] })
-      await early.page.route(/\/assets\/mount-[^/]+\.js$/, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500))
-        await route.continue()
-      })
+      await holdBackReact(early.page, 1500)
       await early.page.goto('/')
       const earlyPlay = early.page.getByRole('button', { name: `Play ${LOUD}` })
       await earlyPlay.scrollIntoViewIfNeeded()
