@@ -73,6 +73,15 @@ const envSchema = z.object({
     .transform((v) => (v ? v : undefined))
     .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
 
+  // Signs each backup's manifest, and a restore then takes only archives signed with it
+  // (docs/backup.md). Read by `bun run backup` and `bun run restore` only.
+  BACKUP_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
+
   // Object storage (any S3-compatible store): set S3_BUCKET to keep media there instead of on
   // DATA_DIR's disk. Credentials come from the AWS SDK's usual chain (AWS_ACCESS_KEY_ID, …).
   S3_BUCKET: z
@@ -125,6 +134,8 @@ export type Config = {
   idleTimeoutSeconds: number
   trustedProxies: string[]
   metricsToken: string | undefined
+  /** The key backups are signed with and restores check signatures against. */
+  backupKey: string | undefined
   media: MediaConfig
   /** Set: media live in this bucket; unset: on DATA_DIR's disk. */
   s3: S3Config | undefined
@@ -182,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idleTimeoutSeconds: e.IDLE_TIMEOUT,
     trustedProxies: e.TRUSTED_PROXIES,
     metricsToken: e.METRICS_TOKEN,
+    backupKey: e.BACKUP_KEY,
     media: {
       workers: e.MEDIA_WORKERS,
       heartbeatSeconds: e.MEDIA_HEARTBEAT_SECONDS,

@@ -1,17 +1,26 @@
 // The archive's layout, shared by backup and restore: one tar holding `media/<key>` per object,
-// `db/<table>.jsonl` per table (one row as JSON per line) and, last, `manifest.json`, which
-// names all of them with their sizes and SHA-256. The manifest comes last because the hashes
-// are computed while the objects stream in; restore reads the archive once to check it against
-// the manifest before it touches the target.
+// `db/<table>.jsonl` per table (one row as JSON per line), then `manifest.json`, which names all
+// of them with their sizes and SHA-256, and, when the backup had a key, `manifest.sig`: an
+// HMAC-SHA256 of the manifest's bytes. The manifest comes after the entries because the hashes
+// are computed while the objects stream in; restore reads the archive whole to check it against
+// the manifest (and the signature) before it touches the target.
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Pack } from 'tar-stream'
+import { z } from 'zod'
 import type { SequenceValue } from './tables.ts'
 
 /** Bumped when an older restore could not read what a newer backup writes. */
 export const FORMAT_VERSION = 1
 
 export const MANIFEST = 'manifest.json'
+export const SIGNATURE = 'manifest.sig'
 export const mediaEntry = (key: string) => `media/${key}`
 export const tableEntry = (table: string) => `db/${table}.jsonl`
+/** The table a `db/<table>.jsonl` entry holds; undefined for any other name. */
+export const tableOfEntry = (name: string) => /^db\/([a-z_][a-z0-9_]*)\.jsonl$/.exec(name)?.[1]
+/** The key a `media/<key>` entry holds; undefined for any other name. */
+export const keyOfEntry = (name: string) =>
+  name.startsWith('media/') ? name.slice('media/'.length) : undefined
 
 export type Manifest = {
   format: number
@@ -23,6 +32,42 @@ export type Manifest = {
   objects: { key: string; size: number; sha256: string }[]
   /** Objects the rows name that the store did not have when the backup ran. */
   missing: string[]
+}
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex')
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
+
+/** What restore accepts as a manifest, once its format is known to be this version's. */
+export const manifestSchema = z.object({
+  format: z.literal(FORMAT_VERSION),
+  app: z.object({ version: z.string(), schema: z.string() }),
+  createdAt: z.string(),
+  database: z.enum(['embedded', 'postgresql']),
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      columns: z.array(z.string()).min(1),
+      rows: count,
+      size: count,
+      sha256,
+    }),
+  ),
+  sequences: z.array(z.object({ name: z.string(), value: z.string().regex(/^-?\d{1,19}$/) })),
+  objects: z.array(z.object({ key: z.string(), size: count, sha256 })),
+  missing: z.array(z.string()),
+}) satisfies z.ZodType<Manifest>
+
+/** The `manifest.sig` entry for a manifest's exact bytes. */
+export function signatureOf(manifest: Uint8Array, key: string): Uint8Array {
+  const mac = createHmac('sha256', key).update(manifest).digest('hex')
+  return Buffer.from(`${JSON.stringify({ algorithm: 'HMAC-SHA256', mac })}\n`)
+}
+
+/** Whether `signature` (a `manifest.sig` entry) is the manifest's, made with `key`. */
+export function signedWith(manifest: Uint8Array, signature: Uint8Array, key: string): boolean {
+  const expected = Buffer.from(signatureOf(manifest, key))
+  const given = Buffer.from(signature)
+  return given.byteLength === expected.byteLength && timingSafeEqual(given, expected)
 }
 
 export class BackupError extends Error {

@@ -19,6 +19,8 @@ import {
   type Manifest,
   mediaEntry,
   once,
+  SIGNATURE,
+  signatureOf,
   tableEntry,
   writeEntry,
 } from './archive.ts'
@@ -169,6 +171,11 @@ export async function backup(options: BackupOptions): Promise<Manifest> {
     }
     const json = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`)
     await writeEntry(pack, MANIFEST, json.byteLength, once(json))
+    if (config.backupKey) {
+      const signature = signatureOf(json, config.backupKey)
+      await writeEntry(pack, SIGNATURE, signature.byteLength, once(signature))
+      log('backup: manifest signed with BACKUP_KEY')
+    }
     pack.finalize()
     await written
     if (!toStdout) {
