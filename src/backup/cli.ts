@@ -1,5 +1,6 @@
 // `bun run backup [FILE]` and `bun run restore FILE` (docs/backup.md). A failure is one line on
-// standard error and exit status 1.
+// standard error and exit status 1. A restore stopped by a signal, or by an error thrown outside
+// its own calls, undoes what it wrote before the process exits.
 import { ConfigError, loadConfig } from '../config.ts'
 import { DataDirError } from '../data-dir.ts'
 import { DatabaseUnreachableError } from '../database-wait.ts'
@@ -39,7 +40,21 @@ async function main(args: string[]): Promise<void> {
       `Backup ${target === '-' ? 'written to standard output' : `written: ${target}`} (${rows} rows, ${manifest.objects.length} objects, ${(bytes / 1e6).toFixed(1)} MB of media).`,
     )
   } else if (command === 'restore' && file) {
-    const result = await restore({ config, file, log })
+    const stop = new AbortController()
+    const stopFor = (reason: string) => {
+      if (stop.signal.aborted) return
+      log(`restore: ${reason}: stopping, and undoing what was written`)
+      stop.abort(new BackupError(`Stopped by ${reason}.`))
+    }
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+    const onSignal = (signal: NodeJS.Signals) => stopFor(signal)
+    // Without these the process would die where it stands and leave the objects written so far.
+    const onError = (error: unknown) =>
+      stopFor(`an unexpected error (${(error as Error)?.message ?? String(error)})`)
+    for (const signal of signals) process.on(signal, onSignal)
+    process.on('uncaughtException', onError)
+    process.on('unhandledRejection', onError)
+    const result = await restore({ config, file, log, signal: stop.signal })
     log(
       `Restored ${result.rows} rows and ${result.objects} objects from ${file}. Start the server as usual.`,
     )

@@ -2,7 +2,10 @@
 // transient ones), in an order where a row's foreign keys point at rows already restored, each
 // dumped as JSON lines and put back through json_populate_recordset, so a dump from the
 // embedded database restores into PostgreSQL and back.
+import { is } from 'drizzle-orm'
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core'
 import type postgres from 'postgres'
+import * as schema from '../../db/schema.ts'
 
 /**
  * Left out: sign-in rate limits are counters that expire within the hour, sessions and reset
@@ -12,6 +15,23 @@ import type postgres from 'postgres'
 export const TRANSIENT_TABLES = ['rate_limits', 'sessions', 'password_reset_tokens'] as const
 
 export type TableInfo = { name: string; columns: string[] }
+
+/**
+ * The tables an archive may hold, with the columns a row of each may name: this version's schema
+ * but the transient tables and computed columns. Restore refuses any other table or column before
+ * it touches the target; an archive of a table this version dropped restores with the version
+ * that wrote it, and is carried forward by that version's migrations.
+ */
+export const ARCHIVED_TABLES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  (Object.values(schema) as unknown[])
+    .filter((value): value is PgTable => is(value, PgTable))
+    .map((table) => getTableConfig(table))
+    .filter((table) => !(TRANSIENT_TABLES as readonly string[]).includes(table.name))
+    .map((table) => [
+      table.name,
+      new Set(table.columns.filter((c) => !c.generated).map((c) => c.name)),
+    ]),
+)
 
 export type SequenceValue = { name: string; value: string }
 
@@ -77,21 +97,31 @@ export async function dumpSequences(tx: postgres.TransactionSql): Promise<Sequen
 }
 
 /**
- * Inserts rows given as JSON texts. Only the archive's columns are named, so a column added by a
- * later migration takes its default; identity columns keep their values.
+ * Inserts rows given as JSON texts, each exactly one JSON object (restore has checked every line
+ * of the archive: joined, they must make one array element each). Only the archive's columns are
+ * named, so a column added by a later migration takes its default; identity columns keep their
+ * values. Returns how many rows went in.
  */
 export async function insertRows(
   tx: postgres.TransactionSql,
   table: TableInfo,
   lines: string[],
-): Promise<void> {
-  if (lines.length === 0) return
+): Promise<number> {
+  if (lines.length === 0) return 0
   const columns = table.columns.map(ident).join(', ')
-  await tx.unsafe(
+  const result = await tx.unsafe(
     `insert into ${ident(table.name)} (${columns}) overriding system value
        select ${columns} from json_populate_recordset(null::${ident(table.name)}, $1::json)`,
     [`[${lines.join(',')}]`],
   )
+  return result.count
+}
+
+/** The sequences of `public` (what a manifest's sequences may name). */
+export async function publicSequences(tx: postgres.TransactionSql): Promise<Set<string>> {
+  const rows = await tx<{ name: string }[]>`
+    select sequencename as name from pg_sequences where schemaname = 'public'`
+  return new Set(rows.map((row) => row.name))
 }
 
 /** Sets each sequence to where it stood, so new rows do not collide with restored ones. */
@@ -104,14 +134,15 @@ export async function restoreSequences(
   }
 }
 
-/** Rows in the tables a restore fills; any is a sign the target is in use. */
-export async function firstNonEmptyTable(
-  sql: postgres.Sql,
-  tables: TableInfo[],
-): Promise<string | undefined> {
-  for (const table of tables) {
-    const [row] = await sql.unsafe(`select 1 from ${ident(table.name)} limit 1`)
-    if (row) return table.name
+/** The first of the site's tables that has a row, of those this database has. */
+export async function firstNonEmptyTable(sql: postgres.Sql): Promise<string | undefined> {
+  // Only the site's own tables: a database may hold others in `public` (PostGIS's, say).
+  const existing = await sql<{ name: string }[]>`
+    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relname = any(${[...ARCHIVED_TABLES.keys()]})`
+  for (const { name } of existing) {
+    const [row] = await sql.unsafe(`select 1 from ${ident(name)} limit 1`)
+    if (row) return name
   }
   return undefined
 }

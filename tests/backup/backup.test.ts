@@ -14,9 +14,17 @@ import type { Manifest } from '../../src/backup/archive.ts'
 import { backup } from '../../src/backup/backup.ts'
 import { knownSchemas, openStorage } from '../../src/backup/target.ts'
 import { type Config, loadConfig } from '../../src/config.ts'
+import { openDatabase } from '../../src/database.ts'
 import { KEY_PREFIXES } from '../../src/storage/keys.ts'
 import { createTestDatabase, embeddedCopy, type TestDatabase } from '../../testkit/database.ts'
-import { dropBucket, makeBucket, s3Available } from '../../testkit/s3.ts'
+import {
+  bucketKeys,
+  dropBucket,
+  makeBucket,
+  s3Available,
+  s3Env,
+  unfinishedUploads,
+} from '../../testkit/s3.ts'
 import { describeSkipIf, testSkipIf } from '../../testkit/skip.ts'
 import {
   ADMIN_EMAIL,
@@ -97,20 +105,26 @@ async function storedKeys(config: Config): Promise<string[]> {
   return keys.sort()
 }
 
-/** Runs the command as an operator would; its exit status and what it printed on stderr. */
-async function cli(args: string[], env: Record<string, string | undefined>, stdout?: string) {
+/** Starts the command as an operator would; `result` is its exit status and its stderr lines. */
+function spawnCli(args: string[], env: Record<string, string | undefined>, stdout?: string) {
   const proc = Bun.spawn(['bun', 'src/backup/cli.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', ...env },
     stdout: stdout ? Bun.file(stdout) : 'ignore',
     stderr: 'pipe',
   })
-  const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()])
-  const lines = stderr.trim().split('\n')
-  // Progress lines, then at most one line of failure: never a stack trace.
-  expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([])
-  return { code, lines }
+  const result = (async () => {
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()])
+    const lines = stderr.trim().split('\n')
+    // Progress lines, then at most one line of failure: never a stack trace.
+    expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([])
+    return { code, lines }
+  })()
+  return { proc, result }
 }
+
+const cli = (args: string[], env: Record<string, string | undefined>, stdout?: string) =>
+  spawnCli(args, env, stdout).result
 
 /** The offset of an entry's data in a tar file, found by walking its headers. */
 async function dataOffset(file: string, name: string): Promise<number> {
@@ -143,32 +157,131 @@ async function manifestOf(file: string): Promise<Manifest> {
 const byKey = (objects: Manifest['objects']) =>
   objects.toSorted((a, b) => a.key.localeCompare(b.key))
 
-/** A copy of an archive with one entry changed, its manifest updated to match. */
-async function rewritten(from: string, to: string, name: string, change: (text: string) => string) {
-  const entries: { name: string; bytes: Buffer }[] = []
+/** An archive's entries in their order, and its manifest, to be changed and written again. */
+type Entries = { entries: { name: string; bytes: Buffer }[]; manifest: Manifest }
+
+async function entriesOf(file: string): Promise<Entries> {
+  const entries: Entries['entries'] = []
   const extract = tarExtract()
-  Readable.from(await readFile(from)).pipe(extract)
+  Readable.from(await readFile(file)).pipe(extract)
   for await (const entry of extract) {
     const parts: Buffer[] = []
     for await (const chunk of entry) parts.push(chunk as Buffer)
     entries.push({ name: entry.header.name, bytes: Buffer.concat(parts) })
   }
-  const changed = entries.find((e) => e.name === name)!
-  changed.bytes = Buffer.from(change(changed.bytes.toString('utf8')))
-  const manifestEntry = entries.find((e) => e.name === 'manifest.json')!
-  const manifest = JSON.parse(manifestEntry.bytes.toString('utf8')) as Manifest
-  const table = manifest.tables.find((t) => `db/${t.name}.jsonl` === name)!
-  table.size = changed.bytes.byteLength
-  table.sha256 = sha(changed.bytes.buffer.slice(0) as ArrayBuffer)
-  manifestEntry.bytes = Buffer.from(JSON.stringify(manifest))
+  const manifest = JSON.parse(
+    entries.find((e) => e.name === 'manifest.json')!.bytes.toString('utf8'),
+  ) as Manifest
+  return { entries, manifest }
+}
+
+/** Writes the entries as a tar, the manifest (as changed) in place of the old one. */
+async function writeEntries(to: string, { entries, manifest }: Entries) {
   const pack = tarPack()
   for (const entry of entries) {
-    pack.entry({ name: entry.name, size: entry.bytes.byteLength }, entry.bytes)
+    const bytes =
+      entry.name === 'manifest.json' ? Buffer.from(JSON.stringify(manifest)) : entry.bytes
+    pack.entry({ name: entry.name, size: bytes.byteLength }, bytes)
   }
   pack.finalize()
   const out: Buffer[] = []
   for await (const chunk of pack) out.push(chunk as Buffer)
   await Bun.write(to, Buffer.concat(out))
+}
+
+const shaOf = (bytes: Buffer) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+const linesOf = (bytes: Buffer) => bytes.toString('utf8').split('\n').slice(0, -1)
+const jsonl = (lines: string[]) => Buffer.from(lines.map((line) => `${line}\n`).join(''))
+
+/** Replaces a table's entry, and its size, SHA-256 and row count (its lines) in the manifest. */
+function setTable(archive: Entries, table: string, lines: string[]) {
+  const entry = archive.entries.find((e) => e.name === `db/${table}.jsonl`)!
+  entry.bytes = jsonl(lines)
+  const listed = archive.manifest.tables.find((t) => t.name === table)!
+  Object.assign(listed, {
+    size: entry.bytes.byteLength,
+    sha256: shaOf(entry.bytes),
+    rows: lines.length,
+  })
+}
+
+/** A copy of an archive with one table's text changed, its manifest updated to match. */
+async function rewritten(from: string, to: string, name: string, change: (text: string) => string) {
+  const archive = await entriesOf(from)
+  const table = name.slice('db/'.length, -'.jsonl'.length)
+  const text = archive.entries.find((e) => e.name === name)!.bytes.toString('utf8')
+  setTable(archive, table, linesOf(Buffer.from(change(text))))
+  await writeEntries(to, archive)
+}
+
+/** An admin row that is not in the site: a super admin someone slipped into an archive. */
+function intruder(row: string, n: number): string {
+  const admin = JSON.parse(row) as Record<string, unknown>
+  return JSON.stringify({
+    ...admin,
+    id: crypto.randomUUID(),
+    email: `intruder${n}@studio.test`,
+    username: `intruder${n}`,
+    role: 'super_admin',
+  })
+}
+
+/**
+ * An empty site to restore into, on this run's pairing: an embedded DATA_DIR with media on its
+ * disk, or (with TEST_DATABASE_URL) a PostgreSQL database with media in a bucket of its own.
+ */
+async function emptyTarget(scratch: string, label: string) {
+  if (!serverUrl) {
+    const dataDir = await mkdtemp(join(scratch, `${label}-`))
+    const env = { DATA_DIR: dataDir }
+    return { env, config: loadConfig(env), dataDir, bucket: undefined, drop: async () => {} }
+  }
+  const database = await createTestDatabase()
+  const bucket = await makeBucket()
+  const env = {
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: database.databaseUrl,
+    ...s3Env(bucket),
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY,
+  }
+  const drop = async () => {
+    await dropBucket(bucket)
+    await database.drop()
+  }
+  return { env, config: loadConfig(env), dataDir: database.dataDir, bucket, drop }
+}
+
+type Target = Awaited<ReturnType<typeof emptyTarget>>
+
+/** Every object in the target's store (every key in its bucket) and its tables' non-zero counts. */
+async function contents(target: Target): Promise<{ keys: string[]; rows: Record<string, number> }> {
+  // An embedded target no restore has opened yet holds nothing; opening it would make it.
+  if (!target.bucket && readdirSync(target.dataDir).length === 0) return { keys: [], rows: {} }
+  const keys = target.bucket ? await bucketKeys(target.bucket) : await storedKeys(target.config)
+  if (!target.bucket) expect(filesIn(join(target.dataDir, 'media'))).toBe(keys.length)
+  const database = await openDatabase(target.config)
+  try {
+    const tables = await database.sql<{ name: string }[]>`
+      select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'public' and c.relkind = 'r'`
+    const rows: Record<string, number> = {}
+    for (const { name } of tables) {
+      const [row] = await database.sql.unsafe(`select count(*)::int as n from "${name}"`)
+      if (row?.n) rows[name] = row.n as number
+    }
+    return { keys, rows }
+  } finally {
+    await database.close()
+  }
+}
+
+const empty = { keys: [], rows: {} }
+
+/** The files under a folder (none when it does not exist): what a disk store holds, keys or not. */
+function filesIn(dir: string): number {
+  if (!existsSync(dir)) return 0
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length
 }
 
 describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`, () => {
@@ -181,6 +294,12 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
   let adminBefore: Work[]
   let waiting: string
   const targets: TestDatabase[] = []
+  const s3 = s3Available()
+  const pairing = serverUrl ? 'PostgreSQL, media in a bucket' : 'embedded, media on disk'
+  const needsTarget = serverUrl ? s3.reason : undefined
+  const keysOf = (m: Manifest) => m.objects.map((o) => o.key).sort()
+  const rowsOf = (m: Manifest) =>
+    Object.fromEntries(m.tables.filter((t) => t.rows > 0).map((t) => [t.name, t.rows]))
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'backup-test-'))
@@ -225,7 +344,8 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     await source?.stop()
     for (const target of targets) await target.drop()
     await rm(scratch, { recursive: true, force: true })
-  })
+    // The source's worker may be midway through the waiting video, which it finishes first.
+  }, 60_000)
 
   test('the manifest names the rows and every object the rows name, with their hashes', async () => {
     expect(manifest.format).toBe(1)
@@ -324,7 +444,6 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     120_000,
   )
 
-  const s3 = s3Available()
   testSkipIf(s3.reason)(
     'restores into an S3 bucket, and a backup of that site reads the same objects back',
     async () => {
@@ -403,22 +522,197 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     expect(readdirSync(dataDir)).toEqual([])
   })
 
-  test('a restore that fails midway leaves the target empty, and can be run again', async () => {
-    // Rows the database refuses: the objects are in by then, and must go again.
-    const bad = join(scratch, 'bad-rows.tar')
-    await rewritten(archive, bad, 'db/videos.jsonl', (text) =>
-      text.replace(/"status":"[a-z]+"/, '"status":"bogus"'),
-    )
-    const dataDir = await mkdtemp(join(scratch, 'retry-target-'))
-    const failed = await cli(['restore', bad], { DATA_DIR: dataDir })
-    expect(failed.code).toBe(1)
-    expect(failed.lines.at(-1)).toMatch(/videos_status_check/)
-    const config = loadConfig({ DATA_DIR: dataDir })
-    expect(await storedKeys(config)).toEqual([])
-    const retried = await cli(['restore', archive], { DATA_DIR: dataDir })
-    expect(retried.code).toBe(0)
-    expect((await storedKeys(config)).length).toBe(manifest.objects.length)
-  }, 60_000)
+  testSkipIf(needsTarget)(
+    `a restore that fails midway leaves the target empty, and can be run again (${pairing})`,
+    async () => {
+      // Rows the database refuses.
+      const bad = join(scratch, 'bad-rows.tar')
+      await rewritten(archive, bad, 'db/videos.jsonl', (text) =>
+        text.replace(/"status":"[a-z]+"/, () => '"status":"bogus"'),
+      )
+      const target = await emptyTarget(scratch, 'retry-target')
+      try {
+        const failed = await cli(['restore', bad], target.env)
+        expect(failed.code).toBe(1)
+        expect(failed.lines.at(-1)).toMatch(/videos_status_check/)
+        expect(await contents(target)).toEqual(empty)
+        const retried = await cli(['restore', archive], target.env)
+        expect(retried.code).toBe(0)
+        expect(await contents(target)).toEqual({ keys: keysOf(manifest), rows: rowsOf(manifest) })
+      } finally {
+        await target.drop()
+      }
+    },
+    240_000,
+  )
+
+  testSkipIf(needsTarget)(
+    `crafted archives are refused in one line naming what is wrong, before anything is written, and the good archive restores after them (${pairing})`,
+    async () => {
+      const admins = linesOf(
+        (await entriesOf(archive)).entries.find((e) => e.name === 'db/admins.jsonl')!.bytes,
+      )
+      const folder = manifest.objects.find((o) => o.key.startsWith('streams/'))!.key.split('/')[1]
+      // Its owner is a stream folder the rows name, but no store makes keys this deep.
+      const badKey = `streams/${folder}/a/b/c.m4s`
+      const cases: { name: string; says: RegExp; edit: (a: Entries) => void }[] = [
+        {
+          // In front of the real one, the same number of rows: super admins of someone else's.
+          name: 'duplicate-entry',
+          says: /db\/admins\.jsonl.*twice/,
+          edit(a) {
+            const at = a.entries.findIndex((e) => e.name === 'db/admins.jsonl')
+            a.entries.splice(at, 0, { name: 'db/admins.jsonl', bytes: jsonl(admins.map(intruder)) })
+          },
+        },
+        {
+          name: 'two-rows-on-a-line',
+          says: /db\/admins\.jsonl.*line 1\b/,
+          edit(a) {
+            setTable(a, 'admins', [`${admins[0]},${intruder(admins[0]!, 0)}`, ...admins.slice(1)])
+          },
+        },
+        {
+          // Listed in the manifest with its hash: a live session for the first admin.
+          name: 'unexpected-table',
+          says: /sessions/,
+          edit(a) {
+            const owner = JSON.parse(admins[0]!) as { id: string }
+            const bytes = jsonl([
+              JSON.stringify({
+                id: shaOf(Buffer.from('a token nobody was given')),
+                user_id: owner.id,
+                expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+                created_at: new Date().toISOString(),
+              }),
+            ])
+            const at = a.entries.findIndex((e) => e.name === 'manifest.json')
+            a.entries.splice(at, 0, { name: 'db/sessions.jsonl', bytes })
+            a.manifest.tables.push({
+              name: 'sessions',
+              columns: ['id', 'user_id', 'expires_at', 'created_at'],
+              rows: 1,
+              size: bytes.byteLength,
+              sha256: shaOf(bytes),
+            })
+          },
+        },
+        {
+          name: 'bad-key-after-good-objects',
+          says: new RegExp(badKey.replaceAll('/', '\\/').replaceAll('.', '\\.')),
+          edit(a) {
+            const bytes = Buffer.from('not a segment')
+            const last = a.entries.findLastIndex((e) => e.name.startsWith('media/'))
+            a.entries.splice(last + 1, 0, { name: `media/${badKey}`, bytes })
+            a.manifest.objects.push({ key: badKey, size: bytes.byteLength, sha256: shaOf(bytes) })
+          },
+        },
+      ]
+      const target = await emptyTarget(scratch, 'crafted-target')
+      try {
+        for (const { name, says, edit } of cases) {
+          const file = join(scratch, `${name}.tar`)
+          const crafted = await entriesOf(archive)
+          edit(crafted)
+          await writeEntries(file, crafted)
+          const refused = await cli(['restore', file], target.env)
+          expect({ name, code: refused.code }).toEqual({ name, code: 1 })
+          expect(refused.lines.at(-1)).toMatch(says)
+          expect(refused.lines.at(-1)).toMatch(/nothing was written/i)
+          expect({ name, ...(await contents(target)) }).toEqual({ name, ...empty })
+        }
+        const restored = await cli(['restore', archive], target.env)
+        expect(restored.code).toBe(0)
+        // Without a key, hashes are checked, and the restore says what it could not check.
+        expect(restored.lines.some((line) => /BACKUP_KEY/.test(line))).toBe(true)
+        expect(await contents(target)).toEqual({ keys: keysOf(manifest), rows: rowsOf(manifest) })
+      } finally {
+        await target.drop()
+      }
+    },
+    240_000,
+  )
+
+  testSkipIf(needsTarget)(
+    `a restore stopped while it writes removes what it wrote before it exits, and the good archive restores after it (${pairing})`,
+    async () => {
+      // One large master, written last, keeps the restore writing long enough to be stopped.
+      const crafted = await entriesOf(archive)
+      const master = crafted.manifest.objects.find((o) => o.key.startsWith('masters/'))!
+      const at = crafted.entries.findIndex((e) => e.name === `media/${master.key}`)
+      const [entry] = crafted.entries.splice(at, 1)
+      entry!.bytes = Buffer.alloc(64 * 1024 * 1024, 7)
+      master.size = entry!.bytes.byteLength
+      master.sha256 = shaOf(entry!.bytes)
+      const last = crafted.entries.findLastIndex((e) => e.name.startsWith('media/'))
+      crafted.entries.splice(last + 1, 0, entry!)
+      const large = join(scratch, 'large.tar')
+      await writeEntries(large, crafted)
+      const target = await emptyTarget(scratch, 'stopped-target')
+      try {
+        const started = spawnCli(['restore', large], target.env)
+        const media = join(target.dataDir, 'media')
+        const stored = async () =>
+          target.bucket ? (await bucketKeys(target.bucket)).length : filesIn(media)
+        // Stopped with half the objects in: the rest, the large one last, are still to come.
+        const half = Math.floor(crafted.manifest.objects.length / 2)
+        while (started.proc.exitCode === null && (await stored()) < half) await Bun.sleep(10)
+        started.proc.kill('SIGTERM')
+        const stopped = await started.result
+        expect(stopped.code).toBe(1)
+        expect(stopped.lines.at(-1)).toMatch(
+          /^Stopped by SIGTERM\. .*removed: the target is empty again\.$/,
+        )
+        expect(await contents(target)).toEqual(empty)
+        if (target.bucket) expect(await unfinishedUploads(target.bucket)).toEqual([])
+        else expect(filesIn(join(target.dataDir, 'tmp'))).toBe(0)
+        const restored = await cli(['restore', archive], target.env)
+        expect(restored.code).toBe(0)
+        expect(await contents(target)).toEqual({ keys: keysOf(manifest), rows: rowsOf(manifest) })
+      } finally {
+        await target.drop()
+      }
+    },
+    240_000,
+  )
+
+  testSkipIf(needsTarget)(
+    `with BACKUP_KEY, a restore refuses an archive not signed with that key, before anything is written (${pairing})`,
+    async () => {
+      const key = `${crypto.randomUUID()}${crypto.randomUUID()}`
+      const signed = join(scratch, 'signed.tar')
+      const taken = await backup({ config: { ...source.config, backupKey: key }, file: signed })
+      // Changed after signing, its manifest made to match: consistent, but not what was signed.
+      const altered = join(scratch, 'signed-altered.tar')
+      await rewritten(signed, altered, 'db/videos.jsonl', (text) =>
+        text.replace('Processed work', () => 'Altered work'),
+      )
+      const target = await emptyTarget(scratch, 'signed-target')
+      try {
+        const withKey = { ...target.env, BACKUP_KEY: key }
+        const unsigned = await cli(['restore', archive], withKey)
+        expect(unsigned.code).toBe(1)
+        expect(unsigned.lines.at(-1)).toMatch(/not signed/)
+        const changed = await cli(['restore', altered], withKey)
+        expect(changed.code).toBe(1)
+        expect(changed.lines.at(-1)).toMatch(/signature/)
+        const otherKey = await cli(['restore', signed], {
+          ...target.env,
+          BACKUP_KEY: `${crypto.randomUUID()}${crypto.randomUUID()}`,
+        })
+        expect(otherKey.code).toBe(1)
+        expect(otherKey.lines.at(-1)).toMatch(/signature/)
+        expect(await contents(target)).toEqual(empty)
+        const restored = await cli(['restore', signed], withKey)
+        expect(restored.code).toBe(0)
+        expect(restored.lines.filter((line) => /warning/.test(line))).toEqual([])
+        expect(await contents(target)).toEqual({ keys: keysOf(taken), rows: rowsOf(taken) })
+      } finally {
+        await target.drop()
+      }
+    },
+    240_000,
+  )
 
   testSkipIf(diskOnly("it changes a stored file in place on the source's disk"))(
     'a short read fails the backup and leaves no file',
