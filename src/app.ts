@@ -10,6 +10,7 @@ import { startProcessing } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
 import { startHousekeeping } from './services/housekeeping.ts'
 import { createServices, type Services } from './services/index.ts'
+import { loadServerKeys, type ServerKeys } from './services/server-keys.ts'
 import { startUploads } from './uploads/index.ts'
 
 export type App = {
@@ -41,8 +42,11 @@ async function ensureFirstAdmin(config: Config, services: Services): Promise<voi
 
 export async function createApp(config: Config): Promise<App> {
   const database = await openDatabase(config)
+  let keys: ServerKeys
   try {
     await runMigrations(database)
+    // Read once, here: signing then never waits on the database (docs/decisions/084).
+    keys = await loadServerKeys(database.db)
   } catch (e) {
     await database.close()
     throw e
@@ -59,7 +63,7 @@ export async function createApp(config: Config): Promise<App> {
     await database.close()
     throw e
   }
-  const services = createServices(config, database, queue)
+  const services = createServices(config, database, queue, keys)
   let stopUploads: () => Promise<void>
   let stopHousekeeping: () => void
   let stopProcessing: () => void

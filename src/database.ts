@@ -2,6 +2,7 @@
 // postgres.js reaches through in-process streams, so postgres.js, drizzle and lucia run the same
 // on both. The embedded database is also served on a private Unix socket for pg-boss's pool and
 // for worker processes, which connect with `connectDatabase` (no second opening of DATA_DIR/db).
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
@@ -89,6 +90,84 @@ async function startEmbedded(dataDir: string): Promise<Endpoint> {
   }
 }
 
+/**
+ * A transaction never waits on another connection (docs/decisions/084). PGlite has one backend:
+ * while one connection's transaction is open, every other connection's statements wait for it to
+ * end, so a transaction that awaits a query on a second connection (a lazy key load, a cache
+ * fill, the job queue's own pool, lucia's client) never ends and the whole site stops. On
+ * PostgreSQL the same code holds two connections, and enough such requests at once empty the
+ * pool. So from inside a transaction's callback, anything that would reach the database another
+ * way throws at once, in every process and on both kinds of database: the suite proves the rule
+ * wherever it runs a transaction.
+ */
+const inTransaction = new AsyncLocalStorage<{ open: boolean }>()
+
+export class TransactionWaitError extends Error {
+  constructor(through: string) {
+    super(
+      `A query through ${through} from inside an open transaction: it would wait on a second connection (docs/decisions/084). Use the transaction's own client, or run it after the commit.`,
+    )
+  }
+}
+
+/** Throws TransactionWaitError when called from inside an open transaction's callback. */
+export function assertOutsideTransaction(through: string): void {
+  if (inTransaction.getStore()?.open) throw new TransactionWaitError(through)
+}
+
+// What reaches a connection of the client's pool (or another one); its other members (helpers
+// that build fragments, options, end) do not.
+const CONNECTING = new Set([
+  'unsafe',
+  'file',
+  'reserve',
+  'listen',
+  'notify',
+  'subscribe',
+  'largeObject',
+])
+
+/**
+ * `sql` with the rule above: a query, a reserve or a new transaction through it from inside an
+ * open transaction throws; `begin` marks its callback's async context as inside. The clients a
+ * transaction gives (`begin`'s `tx`) are postgres.js's own and stay unguarded.
+ */
+export function guardedClient(sql: postgres.Sql, name: string): postgres.Sql {
+  const wrapped = new Map<PropertyKey, unknown>()
+  const begin = (...args: unknown[]) => {
+    assertOutsideTransaction(name)
+    const work = args.pop() as (tx: postgres.TransactionSql) => unknown
+    const state = { open: true }
+    const run = (tx: postgres.TransactionSql) => inTransaction.run(state, () => work(tx))
+    return (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args, run).finally(() => {
+      state.open = false
+    })
+  }
+  return new Proxy(sql, {
+    apply(target, self, args: unknown[]) {
+      // A tagged template is a query; sql('name') or sql(rows) only builds a fragment.
+      if (Array.isArray((args[0] as { raw?: unknown } | undefined)?.raw)) {
+        assertOutsideTransaction(name)
+      }
+      return Reflect.apply(target, self, args)
+    },
+    get(target, prop) {
+      if (prop === 'begin') return begin
+      const value = Reflect.get(target, prop)
+      if (!CONNECTING.has(prop as string) || typeof value !== 'function') return value
+      let guarded = wrapped.get(prop)
+      if (!guarded) {
+        guarded = (...args: unknown[]) => {
+          assertOutsideTransaction(name)
+          return (value as (...a: unknown[]) => unknown).apply(target, args)
+        }
+        wrapped.set(prop, guarded)
+      }
+      return guarded
+    },
+  })
+}
+
 function clients(endpoint: Endpoint, embedded: boolean, release: () => void): Database {
   const options = { max: embedded ? 4 : 10, onnotice: () => {}, connect_timeout: 10 }
   const client = (max: number) =>
@@ -97,8 +176,8 @@ function clients(endpoint: Endpoint, embedded: boolean, release: () => void): Da
       : postgres({ ...endpoint.connection, ...options, max } as postgres.Options<
           Record<string, never>
         >)
-  const sql = client(options.max)
-  const authSql = client(embedded ? 2 : 4)
+  const sql = guardedClient(client(options.max), 'the shared database client')
+  const authSql = guardedClient(client(embedded ? 2 : 4), "the sessions' database client")
   const db = drizzle(sql, { schema })
   return {
     db,

@@ -149,8 +149,8 @@ export function createPaths(deps: {
   const mediaAccess: MediaAccess = {
     openMasters: () => services.videos.openMasters(),
     privateNames: () => services.videos.privateNames(),
-    signed: (name, search) => services.masterLinks.verify(name, search),
-    prefixSigned: (first, expires, signature) =>
+    signed: async (name, search) => services.masterLinks.verify(name, search),
+    prefixSigned: async (first, expires, signature) =>
       services.prefixes.verify(first, expires, signature),
     admin: async (req) => (await services.sessions.sessionOf(req)) !== null,
     captions: captionsOf,

@@ -1,8 +1,8 @@
 // A caption file as the site keeps it: WebVTT, whatever the admin gave (SRT is converted), checked
-// line by line. Decided by the content, never the file's name.
+// line by line, without STYLE blocks. Decided by the content, never the file's name.
 import { looksLikeSrt, srtToWebVtt } from './srt.ts'
 import { captionLines } from './text.ts'
-import { checkWebVtt } from './webvtt.ts'
+import { checkWebVtt, withoutStyles } from './webvtt.ts'
 
 export { CaptionsError, CaptionsTooLarge } from './text.ts'
 
@@ -10,7 +10,7 @@ const HEADER = /^WEBVTT(?:[ \t]|$)/
 
 /**
  * The WebVTT text to store for a caption file's bytes (line feeds, no byte order mark, a final
- * line feed). Throws CaptionsTooLarge over the size limit, CaptionsError naming the wrong line.
+ * line feed, no STYLE block: its CSS could load other addresses, and the site styles captions). Throws CaptionsTooLarge over the size limit, CaptionsError naming the wrong line.
  */
 export function toWebVtt(bytes: Uint8Array): { text: string; converted: boolean; cues: number } {
   const lines = captionLines(bytes)
@@ -23,4 +23,4 @@ export function toWebVtt(bytes: Uint8Array): { text: string; converted: boolean;
   return { text: finish(lines), converted: false, cues }
 }
 
-const finish = (lines: readonly string[]) => `${lines.join('\n').trimEnd()}\n`
+const finish = (lines: readonly string[]) => `${withoutStyles(lines).join('\n').trimEnd()}\n`

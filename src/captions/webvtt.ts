@@ -1,6 +1,8 @@
 // The WebVTT checks a caption file passes before it is kept: the header, every cue's timing line
 // (hours optional, then mm:ss.ttt, ending after it starts; cue settings after it are left to the
 // players), and no "-->" where it does not belong. The first problem is refused with its line.
+// STYLE blocks are dropped from what is kept (withoutStyles): their CSS may load other addresses
+// (@import, url()), and the site styles captions itself.
 import { CaptionsError } from './text.ts'
 
 const HEADER = /^WEBVTT(?:[ \t].*)?$/
@@ -9,6 +11,7 @@ const TIMING = /^(\S+)[ \t]+-->[ \t]+(\S+)(?:[ \t]+.*)?$/
 const TIME = /^(?:(\d{2,}):)?([0-5]\d):([0-5]\d)\.(\d{3})$/
 const COMMENT = /^NOTE(?:[ \t]|$)/
 const BLOCK = /^(STYLE|REGION)[ \t]*$/
+const STYLE = /^STYLE[ \t]*$/
 
 /** Seconds of a WebVTT timestamp, or null when it is not one. */
 export function parseTimestamp(text: string): number | null {
@@ -125,4 +128,28 @@ export function checkWebVtt(
   }
   if (cues === 0) throw new CaptionsError(null, 'The file holds no cues')
   return cues
+}
+
+/**
+ * `lines` (already checked) without their STYLE blocks: each block whose first line is `STYLE`
+ * and that holds no cue timing, with the blank line after it; every other line as it was.
+ */
+export function withoutStyles(lines: readonly string[]): string[] {
+  const out: string[] = []
+  let i = 0
+  while (i < lines.length) {
+    let end = i
+    while (end < lines.length && lines[end] !== '') end++
+    const block = lines.slice(i, end)
+    // The header block is the file's first, whatever its lines say.
+    const style = i > 0 && STYLE.test(block[0] ?? '') && !block.some((l) => l.includes(ARROW))
+    if (style) {
+      i = end + 1
+      continue
+    }
+    out.push(...block)
+    if (end < lines.length) out.push('')
+    i = end + 1
+  }
+  return out
 }

@@ -152,7 +152,7 @@ export function createReviewPages(deps: Deps) {
   ): Promise<Response> {
     const work = await deps.links.work(link)
     if (!work) return gone()
-    if (!(await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))) {
+    if (!deps.links.hasPass(link, cookieOf(req, PASS_COOKIE))) {
       return html(passwordForm(token), 200)
     }
     await deps.links.opened(link, address()).catch((error: unknown) => {
@@ -215,7 +215,7 @@ export function createReviewPages(deps: Deps) {
     if (!work) return gone()
     const allowed =
       work.names.has(firstSegment(rest.slice('media/'.length))) &&
-      (await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))
+      deps.links.hasPass(link, cookieOf(req, PASS_COOKIE))
     const res = allowed
       ? await servePrivate(req, rest.slice('media/'.length), deps.store, deps.captions)
       : undefined

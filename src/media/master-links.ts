@@ -17,20 +17,20 @@ export type MasterLink = {
 }
 
 export type MasterLinks = {
-  sign(name: string, now?: number): Promise<MasterLink>
+  sign(name: string, now?: number): MasterLink
   /** Whether `search` carries an unexpired signature of `name`. */
-  verify(name: string, search: URLSearchParams, now?: number): Promise<boolean>
+  verify(name: string, search: URLSearchParams, now?: number): boolean
 }
 
-/** `loadKey` gives the shared key (base64url, 32 bytes); called once, again after a failure. */
-export function createMasterLinks(loadKey: () => Promise<string>): MasterLinks {
-  const key = signingKey(loadKey)
+/** `keyText`: the shared key (base64url, 32 bytes), loaded before the first request. */
+export function createMasterLinks(keyText: string): MasterLinks {
+  const key = signingKey(keyText)
   const textOf = (name: string) => (expires: number) => `${mediaUrl(name)}\n${expires}`
 
   return {
-    async sign(name, now = Date.now()) {
+    sign(name, now = Date.now()) {
       const expires = Math.floor((now + MASTER_LINK_TTL_MS) / 1000)
-      const signature = (await key.mac(textOf(name)(expires))).toString('base64url')
+      const signature = key.mac(textOf(name)(expires)).toString('base64url')
       return {
         url: `${mediaUrl(name)}?expires=${expires}&signature=${signature}`,
         expiresAt: new Date(expires * 1000).toISOString(),

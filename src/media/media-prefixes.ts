@@ -9,27 +9,23 @@ import { signingKey } from './signing-key.ts'
 export const PREFIX_BUCKET_MS = 6 * 60 * 60_000
 
 export type MediaPrefixes = {
-  /** Loads the key; `url` may be called once it resolved. */
-  ready(): Promise<void>
   /** `/media/<rest>` under a signed prefix for `rest`'s first segment. */
   url(mediaPath: string, now?: number): string
   /** Whether `signature` signs `first` until `expires` (unix seconds), still in the future. */
-  verify(first: string, expires: string, signature: string, now?: number): Promise<boolean>
+  verify(first: string, expires: string, signature: string, now?: number): boolean
   /** Changes when the prefixes `url` gives change (answers holding them are then stale). */
   bucket(now?: number): number
 }
 
 const MEDIA = '/media/'
 
-export function createMediaPrefixes(loadKey: () => Promise<string>): MediaPrefixes {
-  const key = signingKey(loadKey)
+/** `keyText`: the shared key (base64url), loaded before the first request. */
+export function createMediaPrefixes(keyText: string): MediaPrefixes {
+  const key = signingKey(keyText)
   const textOf = (first: string) => (expires: number) => `prefix\n${first}\n${expires}`
   const bucket = (now = Date.now()) => Math.floor(now / PREFIX_BUCKET_MS)
 
   return {
-    async ready() {
-      await key.get()
-    },
     bucket,
     url(mediaPath, now = Date.now()) {
       if (!mediaPath.startsWith(MEDIA)) return mediaPath
@@ -37,8 +33,7 @@ export function createMediaPrefixes(loadKey: () => Promise<string>): MediaPrefix
       const first = rest.split('/')[0] ?? ''
       // The same prefix for every answer of a bucket: answers can be cached within it.
       const expires = ((bucket(now) + 2) * PREFIX_BUCKET_MS) / 1000
-      // Synchronous: answers are built in a map over rows once `ready` has resolved.
-      const signature = key.macLoaded(textOf(first)(expires)).toString('base64url')
+      const signature = key.mac(textOf(first)(expires)).toString('base64url')
       return `${MEDIA}s/${expires}/${signature}/${rest}`
     },
     verify(first, expiresText, signature, now = Date.now()) {

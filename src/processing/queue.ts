@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm'
 import type { JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
-import type { PoolTarget } from '../database.ts'
+import { assertOutsideTransaction, type PoolTarget } from '../database.ts'
 import { timeMediaJob } from '../http/process-metrics.ts'
 import type { ProcessVideoPayload, QueueTx } from '../videos/job.ts'
 import { type DeadLetterDeps, markDeadLettered } from './jobs/dead-letter.ts'
@@ -98,6 +98,7 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
     useListenNotify: !embedded,
   })
   boss.on('error', options.onError ?? ((error) => console.error(`[media] queue: ${error.message}`)))
+  guardPool(boss)
   await boss.start()
   await boss.createQueue(MEDIA_FAILED_QUEUE)
   const settings = {
@@ -254,4 +255,22 @@ async function originalOf(
 ): Promise<JobWithMetadata<ProcessVideoPayload> | undefined> {
   const [job] = await boss.findJobs<ProcessVideoPayload>(MEDIA_QUEUE, { id })
   return job
+}
+
+/**
+ * pg-boss's pool is a connection of its own: a transaction must not wait on it (src/database.ts,
+ * docs/decisions/084). Every statement pg-boss sends through it goes through this one object,
+ * shared by all its parts; a job written in a transaction goes through that transaction instead
+ * (`viaTx`), which stays allowed.
+ */
+function guardPool(boss: PgBoss): void {
+  const pool = boss.getDb() as unknown as Record<string, unknown>
+  for (const method of ['executeSql', 'beginTransaction', 'withTransaction', 'listen']) {
+    const original = pool[method]
+    if (typeof original !== 'function') continue
+    pool[method] = (...args: unknown[]) => {
+      assertOutsideTransaction('the job queue')
+      return original.apply(pool, args)
+    }
+  }
 }

@@ -18,10 +18,16 @@ import { createActivityService } from './activity.ts'
 import { createAdminsService } from './admins.ts'
 import { createAuthService } from './auth.ts'
 import { createReviewLinksService } from './review-links.ts'
-import { serverKey } from './server-keys.ts'
+import type { ServerKeys } from './server-keys.ts'
 import { createSiteService } from './site.ts'
 
-export function createServices(config: Config, database: Database, queue: MediaQueue) {
+/** `keys`: the shared keys, read before the first request (src/services/server-keys.ts). */
+export function createServices(
+  config: Config,
+  database: Database,
+  queue: MediaQueue,
+  keys: ServerKeys,
+) {
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     outboxDir: join(config.dataDir, 'outbox'),
@@ -30,8 +36,8 @@ export function createServices(config: Config, database: Database, queue: MediaQ
   const lucia = createLucia(database.authSql)
   const media = mediaStore(config.dataDir, createStorage(config))
   const uploads = createUploads(config.dataDir, config.databaseUrl, config.s3)
-  const masterLinks = createMasterLinks(() => serverKey(database.db, 'media-links'))
-  const prefixes = createMediaPrefixes(() => serverKey(database.db, 'media-links'))
+  const masterLinks = createMasterLinks(keys['media-links'])
+  const prefixes = createMediaPrefixes(keys['media-links'])
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })
   const videos = createVideosService({
     db: database.db,
@@ -61,7 +67,7 @@ export function createServices(config: Config, database: Database, queue: MediaQ
       videos,
       activity,
       publicUrl: config.publicUrl,
-      loadKey: () => serverKey(database.db, 'review-links'),
+      key: keys['review-links'],
     }),
     /** The public page's editable content and its images (docs/decisions/037). */
     site: createSiteService({ db: database.db, store: media }),

@@ -62,23 +62,24 @@ export function createReviewLinksService(deps: {
   videos: Pick<VideosService, 'get' | 'forReview'>
   activity: Pick<ActivityService, 'record'>
   publicUrl: string
-  loadKey: () => Promise<string>
+  /** The shared review-links key (base64url), loaded before the first request. */
+  key: string
 }) {
   const { db } = deps
   const base = deps.publicUrl.replace(/\/+$/, '')
   const limits = new AttemptLimits(new LimitStore(db), 'review', REVIEW_PASSWORD_LIMITS)
 
-  const key = signingKey(deps.loadKey)
-  const mac = async (purpose: string, value: string) =>
-    (await key.mac(`${purpose}\n${value}`)).toString('base64url')
+  const key = signingKey(deps.key)
+  const mac = (purpose: string, value: string) =>
+    key.mac(`${purpose}\n${value}`).toString('base64url')
 
   const tokenOf = (id: string) => mac('token', id)
 
-  async function view(row: ReviewLinkRow): Promise<ReviewLinkView> {
+  function view(row: ReviewLinkRow): ReviewLinkView {
     return {
       id: row.id,
       videoId: row.videoId,
-      url: `${base}/r/${await tokenOf(row.id)}`,
+      url: `${base}/r/${tokenOf(row.id)}`,
       note: row.note,
       hasPassword: row.passwordHash !== null,
       expiresAt: row.expiresAt?.toISOString() ?? null,
@@ -106,7 +107,7 @@ export function createReviewLinksService(deps: {
         .from(reviewLinks)
         .where(eq(reviewLinks.videoId, video._id))
         .orderBy(desc(reviewLinks.createdAt), desc(reviewLinks.id))
-      return Promise.all(rows.map(view))
+      return rows.map(view)
     },
 
     async create(input: CreateReviewLinkInput, createdBy: string | null): Promise<ReviewLinkView> {
@@ -118,7 +119,7 @@ export function createReviewLinksService(deps: {
         .where(and(eq(reviewLinks.videoId, video._id), activeNow()))
       if (active >= reviewLinkLimits.perVideo) throw new AppError('CONFLICT', tooManyLinks)
       const id = crypto.randomUUID()
-      const token = await tokenOf(id)
+      const token = tokenOf(id)
       const [row] = await db
         .insert(reviewLinks)
         .values({
@@ -176,10 +177,10 @@ export function createReviewLinksService(deps: {
     /** The cookie value a right password earns: bound to the link, so it opens no other. */
     passCookie: (link: Pick<ReviewLinkRow, 'id'>) => mac('pass', link.id),
 
-    async hasPass(link: ReviewLinkRow, cookie: string | undefined): Promise<boolean> {
+    hasPass(link: ReviewLinkRow, cookie: string | undefined): boolean {
       if (!link.passwordHash) return true
       if (!cookie) return false
-      return sameBytes(Buffer.from(cookie), Buffer.from(await mac('pass', link.id)))
+      return sameBytes(Buffer.from(cookie), Buffer.from(mac('pass', link.id)))
     },
 
     /** A password typed on the page, counted per link and address as sign-ins are. */
@@ -196,7 +197,7 @@ export function createReviewLinksService(deps: {
           : await verifyAgainstDummy(password)
         if (!right) return { ok: false }
         await attempt.succeeded()
-        return { ok: true, cookie: await mac('pass', link.id) }
+        return { ok: true, cookie: mac('pass', link.id) }
       } finally {
         attempt.done()
       }
@@ -208,7 +209,7 @@ export function createReviewLinksService(deps: {
      */
     async opened(link: ReviewLinkRow, address: string, now = new Date()): Promise<void> {
       const day = now.toISOString().slice(0, 10)
-      const addressHash = await mac('address', address)
+      const addressHash = mac('address', address)
       const first = await db
         .insert(reviewLinkOpens)
         .values({ linkId: link.id, day, addressHash })

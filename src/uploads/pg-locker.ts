@@ -10,6 +10,7 @@
 // session's advisory locks are reentrant. LISTEN takes a second connection (postgres.js's own).
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/server'
 import postgres from 'postgres'
+import { guardedClient } from '../database.ts'
 
 /** The NOTIFY channel on which a waiter names the upload it wants: `<locker id> <upload id>`. */
 export const RELEASE_CHANNEL = 'tus_lock_release'
@@ -57,13 +58,16 @@ export class PgLocker implements Locker {
   /** A locker with a client of its own on `url`, closed by `close()`. */
   static connect(url: string, options: PgLockerOptions = {}): PgLocker {
     // 0: never closed for idleness or age (postgres.js recycles connections by default).
-    const sql = postgres(url, {
-      max: 1,
-      idle_timeout: 0,
-      max_lifetime: 0,
-      connect_timeout: 10,
-      onnotice: () => {},
-    })
+    const sql = guardedClient(
+      postgres(url, {
+        max: 1,
+        idle_timeout: 0,
+        max_lifetime: 0,
+        connect_timeout: 10,
+        onnotice: () => {},
+      }),
+      'the upload locks client',
+    )
     return new PgLocker(sql, options, true)
   }
 

@@ -26,16 +26,18 @@ const refusal = (status: number, body: string, headers: Record<string, string> =
   })
 
 /**
- * The request as its method override names it, or a 400 for a method tus has no use for. A body
- * goes along only to methods that take one; one left behind is read by the endpoint's exit.
+ * The request as its method override names it, or a 400 for a method tus has no use for, whatever
+ * method carried it (a GET naming GET too: tus has no GET). A body goes along only to methods
+ * that take one; one left behind is read by the endpoint's exit.
  */
 export function withMethodOverride(request: Request): Request | Response {
   const override = request.headers.get('x-http-method-override')
-  if (override === null || override === request.method) return request
+  if (override === null) return request
   const method = TUS_METHODS.find((name) => name === override)
   if (!method) {
     return refusal(400, `X-HTTP-Method-Override must be one of ${TUS_METHODS.join(', ')}`)
   }
+  if (method === request.method) return request
   const carriesBody = method === 'POST' || method === 'PATCH'
   return new Request(request.url, {
     method,

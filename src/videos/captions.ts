@@ -21,7 +21,7 @@ import { msg } from '../schemas/messages.ts'
 import { keyOfName } from '../storage/keys.ts'
 import { mayHaveCommitted, UPLOAD_BUSY, UPLOAD_GONE } from '../uploads/intake.ts'
 import type { VideosContext } from './context.ts'
-import { type VideoView, viewColumns } from './views.ts'
+import { type VideoView, type ViewRow, viewColumns } from './views.ts'
 
 /** The field refusals name: the REST form's file field, the tRPC input's upload. */
 const FIELD = 'captions'
@@ -179,10 +179,11 @@ export function createCaptionCommands(ctx: VideosContext) {
     if (!row) throw new AppError('NOT_FOUND', msg.videoNotFound)
   }
 
-  async function viewOf(tx: Tx, id: string): Promise<VideoView> {
+  /** The row as it commits; its view is made once the transaction has ended. */
+  async function rowOf(tx: Tx, id: string): Promise<ViewRow> {
     const [row] = await tx.select(viewColumns).from(videos).where(eq(videos.id, id))
     if (!row) throw new AppError('NOT_FOUND', msg.videoNotFound)
-    return adminView(row)
+    return row
   }
 
   return {
@@ -195,15 +196,16 @@ export function createCaptionCommands(ctx: VideosContext) {
       input: CaptionsInput & { id: string },
     ): Promise<{ caption: CaptionTrack; video: VideoView }> {
       const current = await find(input.id)
-      const { replaced, video } = await withCaptions(ownerId, [input], (taken) =>
+      const { replaced, row } = await withCaptions(ownerId, [input], (taken) =>
         db.transaction(async (tx) => {
           await lockEdited(tx, current.id)
           const replaced = await writeTracks(tx, current.id, taken)
-          return { replaced, video: await viewOf(tx, current.id) }
+          return { replaced, row: await rowOf(tx, current.id) }
         }),
       )
       reads.invalidate()
       await removeNames(store, replaced)
+      const video = adminView(row)
       const caption = video.captions.find((track) => track.language === input.language)!
       return { caption, video }
     },
@@ -214,7 +216,7 @@ export function createCaptionCommands(ctx: VideosContext) {
       language: string,
     ): Promise<{ removed: { language: string; label: string }; video: VideoView }> {
       const current = await find(id)
-      const { gone, video } = await db.transaction(async (tx) => {
+      const { gone, row } = await db.transaction(async (tx) => {
         await lockEdited(tx, current.id)
         const [gone] = await tx
           .delete(videoCaptions)
@@ -225,11 +227,11 @@ export function createCaptionCommands(ctx: VideosContext) {
             key: videoCaptions.key,
           })
         if (!gone) throw new AppError('NOT_FOUND', captionsMessages.notFound, 'language')
-        return { gone, video: await viewOf(tx, current.id) }
+        return { gone, row: await rowOf(tx, current.id) }
       })
       reads.invalidate()
       await removeNames(store, [gone.key])
-      return { removed: { language: gone.language, label: gone.label }, video }
+      return { removed: { language: gone.language, label: gone.label }, video: adminView(row) }
     },
   }
 }

@@ -247,9 +247,9 @@ export function createVideoCommands(ctx: VideosContext) {
         .where(and(eq(videos.id, current.id), ne(videos.published, published)))
         .returning(viewColumns)
       // Already so, or deleted meanwhile (find's 404).
-      if (!row) return { video: await adminView(await find(current.id)), changed: false }
+      if (!row) return { video: adminView(await find(current.id)), changed: false }
       reads.invalidate()
-      return { video: await adminView(row), changed: true }
+      return { video: adminView(row), changed: true }
     },
 
     async remove(id: string): Promise<number> {

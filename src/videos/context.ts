@@ -49,10 +49,10 @@ export function createVideosContext(deps: VideosDeps) {
    * A video as admins see it. The master's own address closes to visitors once streams exist, so
    * an admin's `videoUrl` is always under a signed prefix: it keeps answering (the original, byte
    * for byte) whatever the processing does. A hidden work's other files are signed as well.
+   * Synchronous, from the row alone: it asks nothing of the database (docs/decisions/084).
    */
-  async function adminView(row: ViewRow): Promise<VideoView> {
+  function adminView(row: ViewRow): VideoView {
     const view = toView(row)
-    await prefixes.ready()
     const sign = (url: string) => prefixes.url(url)
     if (row.published && row.status !== 'failed') return { ...view, videoUrl: sign(view.videoUrl) }
     const signOrNull = (url: string | null) => (url === null ? null : sign(url))

@@ -64,7 +64,7 @@ export function createVideoQueries(ctx: VideosContext) {
       .limit(limit)
       .offset((page - 1) * limit)
     const totalPages = Math.max(1, Math.ceil(total / limit))
-    return { videos: await Promise.all(rows.map(adminView)), total, totalPages, page, limit, order }
+    return { videos: rows.map(adminView), total, totalPages, page, limit, order }
   }
 
   /** Every published work, in the curated order: the bare path's answer, no cap. */

@@ -78,13 +78,13 @@ describe('SRT to WebVTT', () => {
 })
 
 describe('WebVTT', () => {
-  test('kept as given: hours optional, cue settings, NOTE, STYLE and identifiers tolerated', () => {
+  test('kept as given: hours optional, cue settings, NOTE, REGION and identifiers tolerated', () => {
     const vtt = [
       'WEBVTT - a title',
       'Kind: captions',
       '',
-      'STYLE',
-      '::cue { color: yellow }',
+      'REGION',
+      'id:fred width:40%',
       '',
       'NOTE made by hand',
       '',
@@ -99,6 +99,61 @@ describe('WebVTT', () => {
     expect(out.converted).toBe(false)
     expect(out.cues).toBe(2)
     expect(out.text).toBe(`${vtt.replaceAll('\r\n', '\n')}\n`)
+  })
+
+  test('STYLE blocks are dropped (their CSS may load other addresses); the rest is kept as given', () => {
+    const out = toWebVtt(
+      bytes(
+        [
+          'WEBVTT',
+          '',
+          'STYLE',
+          "@import url('https://tracker.example/a.css');",
+          '',
+          'STYLE ',
+          '::cue { background-image: url(https://tracker.example/b.png) }',
+          '::cue(b) { color: red }',
+          '',
+          'NOTE kept',
+          '',
+          '00:01.000 --> 00:02.000',
+          'STYLE is only text here',
+          '',
+          'STYLE',
+          '00:03.000 --> 00:04.000',
+          'a cue whose identifier is STYLE',
+          '',
+        ].join('\n'),
+      ),
+    )
+    expect(out.cues).toBe(2)
+    expect(out.text).toBe(
+      [
+        'WEBVTT',
+        '',
+        'NOTE kept',
+        '',
+        '00:01.000 --> 00:02.000',
+        'STYLE is only text here',
+        '',
+        'STYLE',
+        '00:03.000 --> 00:04.000',
+        'a cue whose identifier is STYLE',
+        '',
+      ].join('\n'),
+    )
+    expect(out.text).not.toContain('@import')
+    expect(out.text).not.toContain('url(')
+  })
+
+  test('an SRT file’s STYLE block goes too', () => {
+    const out = toWebVtt(
+      bytes(
+        '1\n00:00:01,000 --> 00:00:02,000\nA\n\nSTYLE\n::cue { background: url(https://x.example/) }\n',
+      ),
+    )
+    expect(out.converted).toBe(true)
+    expect(out.text).toBe('WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\nA\n')
   })
 
   test.each([

@@ -112,6 +112,33 @@ describe('POST /api/videos/:id/captions', () => {
     )
   })
 
+  test('STYLE blocks (@import, url()) are neither stored nor served; the cues are', async () => {
+    const video = await createVideo()
+    const styled = files.write(
+      'styled.vtt',
+      [
+        'WEBVTT',
+        '',
+        'STYLE',
+        "@import url('https://tracker.example/a.css');",
+        '',
+        'STYLE',
+        '::cue { background-image: url(https://tracker.example/b.png) }',
+        '',
+        '00:01.000 --> 00:02.000',
+        'Styled words',
+        '',
+      ].join('\n'),
+    )
+    const res = await addCaptions(video._id, { language: 'en', label: 'English' }, styled)
+    expect(res.status).toBe(201)
+    const expected = 'WEBVTT\n\n00:01.000 --> 00:02.000\nStyled words\n'
+    expect(await (await t.fetch(res.json.data.url)).text()).toBe(expected)
+    const [key] = await captionKeys()
+    const stored = await t.storage.read(key!)
+    expect(await new Response(stored!.body).text()).toBe(expected)
+  })
+
   test('a malformed file: 400 naming the line, and nothing stored', async () => {
     const video = await createVideo()
     const res = await addCaptions(video._id, { language: 'en', label: 'English' }, files.malformed)

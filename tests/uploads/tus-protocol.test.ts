@@ -270,6 +270,33 @@ describe('tus 1.0.0 core protocol', () => {
     expect((await send('HEAD', kept)).status).toBe(200)
   })
 
+  test('Headers › X-HTTP-Method-Override: a value that is no tus method is 400 on a GET as on any method; a GET without it stays 404', async () => {
+    const path = await create(png.length)
+    for (const [method, value] of [
+      ['GET', 'GET'],
+      ['GET', 'PUT'],
+      ['GET', 'patch'],
+      ['POST', 'GET'],
+    ]) {
+      const res = await send(method!, path, { headers: { 'X-HTTP-Method-Override': value! } })
+      expect([method, value, res.status]).toEqual([method, value, 400])
+      expect(await res.text()).toContain('X-HTTP-Method-Override must be one of')
+      expect(res.headers.get('tus-resumable')).toBe('1.0.0')
+    }
+    // The same on the endpoint itself, and before the sign-in rule (as every other refusal of it).
+    const anonymous = await send('GET', '/uploads/', {
+      headers: { 'X-HTTP-Method-Override': 'GET' },
+      token: null,
+    })
+    expect(anonymous.status).toBe(400)
+    // A tus method naming the method that carries it is that method.
+    const head = await send('HEAD', path, { headers: { 'X-HTTP-Method-Override': 'HEAD' } })
+    expect([head.status, head.headers.get('upload-offset')]).toEqual([200, '0'])
+    // A plain GET is no tus request: 404.
+    expect((await send('GET', path)).status).toBe(404)
+    expect(await offsetOf(path)).toBe(0)
+  })
+
   test('Requests › HEAD: Upload-Offset always (0, partial, complete), Upload-Length when known, Cache-Control: no-store', async () => {
     const path = await create(png.length)
     const offsets: string[] = []
