@@ -13,7 +13,7 @@ import type { MediaStore } from '../media/store.ts'
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { reviewLinkGoneMessage } from '../schemas/review-link.ts'
-import type { ReviewLinksService } from '../services/review-links.ts'
+import { type PlayableVideo, playable, type ReviewLinksService } from '../services/review-links.ts'
 import type { PublicVideoView } from '../videos/index.ts'
 import { readCapped } from './body.ts'
 import type { PublicPages } from './public-pages.ts'
@@ -51,14 +51,14 @@ function html(body: string, status: number, headers: Record<string, string> = {}
 }
 
 /** A small page of its own: the studio's name and a message (or the password form). */
-function plainPage(title: string, content: string): string {
+function plainPage(title: string, content: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="robots" content="noindex, nofollow" />
-    <title>${escapeHtml(title)} — ${escapeHtml(BRAND.name)}</title>
+    <title>${escapeHtml(title)} — ${escapeHtml(BRAND.name)}</title>${head}
     <style>
       body{margin:0;min-height:100vh;display:grid;place-items:center;background:#09090a;color:#f4f1ea;font:16px/1.5 system-ui,sans-serif}
       main{max-width:26rem;padding:2rem 1.5rem}
@@ -81,8 +81,37 @@ function plainPage(title: string, content: string): string {
 `
 }
 
-const message = (title: string, text: string) =>
-  plainPage(title, `<h1>${escapeHtml(title)}</h1>\n      <p>${escapeHtml(text)}</p>`)
+const message = (title: string, text: string, head = '') =>
+  plainPage(title, `<h1>${escapeHtml(title)}</h1>\n      <p>${escapeHtml(text)}</p>`, head)
+
+/** How often the page of a work still being prepared reloads itself (no script needed). */
+export const PREPARING_REFRESH_SECONDS = 20
+
+/**
+ * The page of a link whose work cannot play yet (no streams) or at all (failed): it says so and
+ * names no file of the work. While it is being prepared the page reloads itself, so it turns
+ * into the player once the streams exist without the client having to guess.
+ */
+function notPlayable(video: PublicVideoView): Response {
+  if (video.status === 'failed') {
+    return html(
+      message(
+        'Cannot be played',
+        `“${video.title}” cannot be played. Please let the studio know; this link will show it once it is fixed.`,
+      ),
+      200,
+    )
+  }
+  return html(
+    message(
+      'Still being prepared',
+      `“${video.title}” is still being prepared for playback. Try again in a few minutes: this page reloads by itself.`,
+      `\n    <meta http-equiv="refresh" content="${PREPARING_REFRESH_SECONDS}" />`,
+    ),
+    200,
+    { 'Retry-After': String(PREPARING_REFRESH_SECONDS) },
+  )
+}
 
 function passwordForm(token: string, error?: string): string {
   const errorLine = error
@@ -110,12 +139,13 @@ function cookieOf(req: Request, name: string): string | undefined {
 }
 
 /** The page's data: its media under the link's own path, and no public address of the work. */
-function underLink(video: PublicVideoView, token: string): PublicVideoView {
+function underLink(video: PlayableVideo, token: string): PublicVideoView {
   const move = (url: string) => (url.startsWith('/media/') ? `/r/${token}${url}` : url)
   const moveOrNull = (url: string | null) => (url === null ? null : move(url))
   return {
     ...video,
-    videoUrl: move(video.videoUrl),
+    // The MP4 the streams made, never the master.
+    videoUrl: move(video.mp4Url),
     thumbnailUrl: move(video.thumbnailUrl),
     brandLogoUrl: move(video.brandLogoUrl),
     hlsUrl: moveOrNull(video.hlsUrl),
@@ -155,11 +185,13 @@ export function createReviewPages(deps: Deps) {
     if (!(await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))) {
       return html(passwordForm(token), 200)
     }
+    const video = work.video
+    // Not an open: the client has not seen the work yet (and the page reloads while waiting).
+    if (!playable(video)) return notPlayable(video)
     await deps.links.opened(link, address()).catch((error: unknown) => {
       // The page still opens: an uncounted open is better than a preview refused.
       console.error(`[review] recording an open failed: ${(error as Error).message}`)
     })
-    const video = work.video
     const own = [
       `<title>${escapeHtml(`${video.title} — ${BRAND.name}`)}</title>`,
       '<meta name="robots" content="noindex, nofollow" />',
@@ -214,6 +246,7 @@ export function createReviewPages(deps: Deps) {
     const work = await deps.links.work(link)
     if (!work) return gone()
     const allowed =
+      playable(work.video) &&
       work.names.has(firstSegment(rest.slice('media/'.length))) &&
       (await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))
     const res = allowed

@@ -48,6 +48,17 @@ export type Resolved =
 
 export type PasswordCheck = { ok: true; cookie: string } | { ok: false; retryMs?: number }
 
+/** A work its review page can play: streams exist and it has not failed. */
+export type PlayableVideo = PublicVideoView & { hlsUrl: string; mp4Url: string }
+
+/**
+ * Whether a link's page plays its work. Until its streams exist (and after a failure) the page
+ * says so and serves no media: the master is for admins only, whatever the work's state.
+ */
+export function playable(video: PublicVideoView): video is PlayableVideo {
+  return video.status !== 'failed' && video.hlsUrl !== null && video.mp4Url !== null
+}
+
 export function stateOf(
   row: Pick<ReviewLinkRow, 'revokedAt' | 'expiresAt'>,
   now = Date.now(),
@@ -166,7 +177,10 @@ export function createReviewLinksService(deps: {
         : { state: 'gone', link: row }
     },
 
-    /** The work a link shows, with the names its page may fetch; null once the work is gone. */
+    /**
+     * The work a link shows, with the names its page may fetch (its streams, poster, logo and
+     * captions, never its master); null once the work is gone.
+     */
     async work(
       link: ReviewLinkRow,
     ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {

@@ -11,8 +11,16 @@ import { eq, sql } from 'drizzle-orm'
 import { reviewLinks } from '../../db/schema.ts'
 import { hashToken } from '../../src/auth/tokens.ts'
 import { reviewLinkGoneMessage } from '../../src/schemas/review-link.ts'
+import { plainMediaUrl } from '../../testkit/media.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { makeClip, uploadVideo, type VideoAnswer, watchVideo } from './support.ts'
+import {
+  makeAudioOnly,
+  makeClip,
+  settled,
+  uploadVideo,
+  type VideoAnswer,
+  watchVideo,
+} from './support.ts'
 
 let t: TestApp
 let token: string
@@ -37,8 +45,9 @@ const setPublished = async (published: boolean) => {
   })
   expect(r.status).toBe(200)
 }
-const makeLink = async (body: Record<string, unknown> = {}) => {
-  const r = await t.call('POST', `/api/videos/${video._id}/links`, { token, body })
+const makeLink = (body: Record<string, unknown> = {}) => linkTo(video._id, body)
+const linkTo = async (videoId: string, body: Record<string, unknown> = {}) => {
+  const r = await t.call('POST', `/api/videos/${videoId}/links`, { token, body })
   expect(r.status).toBe(201)
   const link = r.json.data.link as { _id: string; id: string; url: string; state: string }
   return { ...link, path: new URL(link.url).pathname }
@@ -301,6 +310,81 @@ describe('the review page', () => {
     expect(Math.abs(u - r)).toBeLessThan(Math.max(15, r * 0.5))
     expect(Math.abs(u - l)).toBeLessThan(Math.max(15, l * 0.5))
   })
+})
+
+describe('a work its link cannot play (yet)', () => {
+  const fetchApp = (p: string, i?: RequestInit) => t.fetch(p, i)
+  /** The master's stored name, as an admin's answer gives it (a hidden work's under a signature). */
+  const masterName = (v: VideoAnswer) => plainMediaUrl(v.videoUrl).slice('/media/'.length)
+
+  test('while it is prepared the page says so and names no master; the master is 404 through the link, then and once ready', async () => {
+    const clip = await makeClip(dir, 'later.mp4', { seconds: 4, width: 320, height: 180 })
+    const later = await uploadVideo(fetchApp, token, clip, 'Later Cut')
+    const master = masterName(later)
+    const link = await linkTo(later._id)
+
+    const res = await get(link.path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    const html = await res.text()
+    expect(html).toContain('Still being prepared')
+    expect(html).toContain('“Later Cut” is still being prepared')
+    // It comes alive by itself: the page reloads until the streams exist.
+    expect(html).toMatch(/<meta http-equiv="refresh" content="\d+" \/>/)
+    expect(html).not.toContain(master)
+    expect(html).not.toContain('id="page-data"')
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+    // What was seen above was a work in preparation, not one already done.
+    const meanwhile = await t.call('GET', `/api/videos/${later._id}`, { token })
+    expect(meanwhile.json.data.video.status).not.toBe('ready')
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+
+    const done = await watchVideo(fetchApp, token, later._id, settled, { timeoutMs: 240_000 })
+    expect(done.video.status).toBe('ready')
+    const ready = await get(link.path)
+    expect(ready.status).toBe(200)
+    const readyHtml = await ready.text()
+    expect(readyHtml).not.toContain(master)
+    const data = pageData(readyHtml)
+    expect(data.video.videoUrl).toBe(data.video.mp4Url)
+    expect(data.video.hlsUrl).toStartWith(`${link.path}/media/`)
+    expect(await statusOf(data.video.hlsUrl)).toBe(200)
+    expect(await statusOf(data.video.mp4Url)).toBe(200)
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+    // The admin still gets it, by the signed URL of the admin's answer.
+    expect(await statusOf(done.video.videoUrl, bearer())).toBe(200)
+  }, 300_000)
+
+  test('a failed work: the page says it cannot be played, names no master, and serves none', async () => {
+    const sound = await makeAudioOnly(dir)
+    const created = await uploadVideo(fetchApp, token, sound, 'Only Sound Cut')
+    const link = await linkTo(created._id, { password: 'failed-pass' })
+    const done = await watchVideo(fetchApp, token, created._id, settled, { timeoutMs: 120_000 })
+    expect(done.video.status).toBe('failed')
+    const master = masterName(done.video)
+
+    const right = await t.fetch(
+      link.path,
+      {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'password=failed-pass',
+      },
+      '10.9.9.9',
+    )
+    expect(right.status).toBe(303)
+    const cookie = right.headers.get('set-cookie')!.split(';')[0]!
+    const res = await get(link.path, { cookie })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('Cannot be played')
+    expect(html).toContain('“Only Sound Cut” cannot be played')
+    expect(html).not.toContain(master)
+    expect(html).not.toContain('http-equiv="refresh"')
+    expect(await statusOf(`${link.path}/media/${master}`, { cookie })).toBe(404)
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+  }, 180_000)
 })
 
 describe('a password', () => {
