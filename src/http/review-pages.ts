@@ -228,6 +228,11 @@ export function createReviewPages(deps: Deps) {
         },
       })
     }
+    if (checked.busy) {
+      return html(passwordForm(token, 'Too many tries at once. Try again in a moment.'), 429, {
+        'Retry-After': String(Math.ceil((checked.retryMs ?? 1000) / 1000)),
+      })
+    }
     if (checked.retryMs !== undefined) {
       const minutes = Math.max(1, Math.ceil(checked.retryMs / 60_000))
       return html(

@@ -450,6 +450,49 @@ describe('a password', () => {
     // Another address still gets in.
     expect((await post(link.path, 'right-pass-c', '10.9.2.1')).status).toBe(303)
   })
+
+  test('a flood of wrong passwords from a few addresses never refuses the right one from a fresh address', async () => {
+    const link = await makeLink({ password: 'right-pass-f' })
+    const floodIps = [1, 2, 3, 4, 5].map((i) => `10.9.3.${i}`)
+    const flood = new Map(floodIps.map((ip) => [ip, [] as { status: number; at: number }[]]))
+    let flooding = true
+    // Four loops per address: as many checks at once as one address may run.
+    const loops = floodIps.flatMap((ip) =>
+      Array.from({ length: 4 }, async (_, loop) => {
+        for (let i = 0; flooding && i < 1000; i++) {
+          const res = await post(link.path, `wrong-${loop}-${i}`, ip)
+          await res.arrayBuffer()
+          flood.get(ip)!.push({ status: res.status, at: performance.now() })
+        }
+      }),
+    )
+    const rights: number[] = []
+    const started = performance.now()
+    for (let i = 1; i <= 20; i++) {
+      const res = await post(link.path, 'right-pass-f', `10.9.4.${i}`)
+      await res.arrayBuffer()
+      rights.push(res.status)
+    }
+    const ended = performance.now()
+    flooding = false
+    await Promise.all(loops)
+
+    expect(rights).toEqual(Array(20).fill(303))
+    const answers = [...flood.values()].flat()
+    // The flood was checking passwords (401s) while the right ones were tried.
+    const during = answers.filter((a) => a.status === 401 && a.at > started && a.at < ended)
+    expect(during.length).toBeGreaterThan(0)
+    for (const [ip, seen] of flood) {
+      const statuses = seen.map((a) => a.status)
+      expect([ip, statuses.every((s) => s === 401 || s === 429)]).toEqual([ip, true])
+      // Each flooding address still meets its limit: 10 failures, then the lock.
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+      expect(statuses).toContain(429)
+      const after = await post(link.path, 'right-pass-f', ip)
+      expect([ip, after.status]).toEqual([ip, 429])
+      await after.arrayBuffer()
+    }
+  }, 120_000)
 })
 
 describe('the activity log', () => {
