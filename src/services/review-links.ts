@@ -95,7 +95,7 @@ export function stateOf(
 export function createReviewLinksService(deps: {
   db: Db
   videos: Pick<VideosService, 'get' | 'forReview'>
-  activity: Pick<ActivityService, 'record'>
+  activity: Pick<ActivityService, 'counted'>
   publicUrl: string
   loadKey: () => Promise<string>
 }) {
@@ -249,12 +249,13 @@ export function createReviewLinksService(deps: {
     },
 
     /**
-     * Notes an open of the page: the last time always; the count and the activity log once per
-     * link, day (UTC) and address, which is kept only as an HMAC.
+     * Notes an open of the page: the last time always; the link's count once per day (UTC) and
+     * address (an IPv6 /64 is one), which is kept only as an HMAC; and one activity entry per
+     * link and day, with the day's opens and addresses counted beside it.
      */
     async opened(link: ReviewLinkRow, address: string, now = new Date()): Promise<void> {
       const day = now.toISOString().slice(0, 10)
-      const addressHash = await mac('address', address)
+      const addressHash = await mac('address', addressGroup(address))
       const first = await db
         .insert(reviewLinkOpens)
         .values({ linkId: link.id, day, addressHash })
@@ -267,23 +268,28 @@ export function createReviewLinksService(deps: {
           ...(first.length ? { openCount: sql`${reviewLinks.openCount} + 1` } : {}),
         })
         .where(eq(reviewLinks.id, link.id))
-      if (!first.length) return
-      // Yesterday's rows still tell a second open today from a first; older ones tell nothing.
-      await db
-        .delete(reviewLinkOpens)
-        .where(
-          sql`${reviewLinkOpens.day} < ${new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10)}`,
-        )
+      if (first.length) {
+        // Yesterday's rows still tell a second open today from a first; older ones tell nothing.
+        await db
+          .delete(reviewLinkOpens)
+          .where(
+            sql`${reviewLinkOpens.day} < ${new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10)}`,
+          )
+      }
       const work = await deps.videos.forReview(link.videoId)
-      await deps.activity.record({
-        actorId: null,
-        actorName: null,
-        kind: 'reviewLink.open',
-        summary: `Review link opened${link.note ? ` (${link.note})` : ''}`,
-        targetId: link.videoId,
-        targetTitle: work?.video.title ?? null,
-        ip: null,
-      })
+      await deps.activity.counted(
+        `reviewLink.open\n${link.id}\n${day}`,
+        {
+          actorId: null,
+          actorName: null,
+          kind: 'reviewLink.open',
+          summary: `Review link${link.note ? ` (${link.note})` : ''} opened on ${day} (UTC)`,
+          targetId: link.videoId,
+          targetTitle: work?.video.title ?? null,
+          ip: null,
+        },
+        first.length > 0,
+      )
     },
   }
 }

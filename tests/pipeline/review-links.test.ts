@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { reviewLinks } from '../../db/schema.ts'
 import { hashToken } from '../../src/auth/tokens.ts'
+import { addressGroup } from '../../src/http/client-ip.ts'
 import { reviewLinkGoneMessage } from '../../src/schemas/review-link.ts'
 import { plainMediaUrl } from '../../testkit/media.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
@@ -496,7 +497,81 @@ describe('a password', () => {
 })
 
 describe('the activity log', () => {
-  test('records making, first opens per day per address, and revoking', async () => {
+  type Entry = { kind: string; summary: string; at: string }
+  /** The link's open entries, newest first. */
+  const openEntries = async (note: string): Promise<Entry[]> => {
+    const log = await t.call('GET', '/api/activity?limit=100&kind=reviewLink.open', { token })
+    expect(log.status).toBe(200)
+    return (log.json.data.entries as Entry[]).filter((e) => e.summary.includes(`(${note})`))
+  }
+  const openCountOf = async (id: string) => {
+    const listed = (await t.call('GET', `/api/videos/${video._id}/links`, { token })).json.data
+      .links as { id: string; openCount: number }[]
+    return listed.find((l) => l.id === id)!.openCount
+  }
+  const open = async (path: string, ip: string) => {
+    const res = await get(path, {}, ip)
+    expect(res.status).toBe(200)
+    await res.arrayBuffer()
+  }
+
+  test('opens of a link are one entry a day (UTC), counting the opens and the addresses', async () => {
+    const link = await makeLink({ note: 'thirty opens' })
+    const day = new Date().toISOString().slice(0, 10)
+    for (let i = 1; i <= 30; i++) await open(link.path, `10.6.0.${i}`)
+    // Three of them again: more opens, no more addresses.
+    for (let i = 1; i <= 3; i++) await open(link.path, `10.6.0.${i}`)
+    const [entry, ...more] = await openEntries('thirty opens')
+    expect(more).toHaveLength(0)
+    expect(entry!.summary).toBe(
+      `Review link (thirty opens) opened on ${day} (UTC): 33 times from 30 addresses`,
+    )
+    // The link's own count is still one per address and day.
+    expect(await openCountOf(link.id)).toBe(30)
+
+    // Another day makes another entry; the first keeps its counts.
+    const found = await t.app.services.reviewLinks.resolve(link.path.slice(3))
+    if (found.state !== 'active') throw new Error('the link should be active')
+    const next = new Date(Date.now() + 86_400_000)
+    await t.app.services.reviewLinks.opened(found.link, '10.6.0.1', next)
+    const entries = await openEntries('thirty opens')
+    expect(entries.map((e) => e.summary)).toEqual([
+      `Review link (thirty opens) opened on ${next.toISOString().slice(0, 10)} (UTC): 1 time from 1 address`,
+      `Review link (thirty opens) opened on ${day} (UTC): 33 times from 30 addresses`,
+    ])
+    expect(await openCountOf(link.id)).toBe(31)
+  }, 60_000)
+
+  test('IPv6 addresses of one /64 are one address', async () => {
+    const link = await makeLink({ note: 'one subscriber' })
+    // 2^16 addresses of 2001:db8:7:7::/64, spread over all of its last 64 bits.
+    const hex = (n: number) => n.toString(16)
+    const addresses = Array.from(
+      { length: 2 ** 16 },
+      (_, i) =>
+        `2001:db8:7:7:${hex(i)}:${hex((i * 7919) & 0xffff)}:${hex(i ^ 0xa5a5)}:${hex(65535 - i)}`,
+    )
+    expect(new Set(addresses).size).toBe(2 ** 16)
+    // Every one of them is the one address the open count keys on.
+    expect(new Set(addresses.map(addressGroup))).toEqual(new Set(['2001:db8:7:7::/64']))
+    // Opening the page 2^16 times takes an hour on this machine: one in 128 of them, through the
+    // app, spread across the whole list.
+    const sample = addresses.filter((_, i) => i % 128 === 0)
+    let next = 0
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < sample.length) await open(link.path, sample[next++]!)
+      }),
+    )
+    // Another /64 of the same /48 is another subscriber.
+    await open(link.path, '2001:db8:7:8::1')
+    const [entry, ...more] = await openEntries('one subscriber')
+    expect(more).toHaveLength(0)
+    expect(entry!.summary).toEndWith(`: ${sample.length + 1} times from 2 addresses`)
+    expect(await openCountOf(link.id)).toBe(2)
+  }, 120_000)
+
+  test('records making, opens (one entry a day) and revoking, with no visitor’s address', async () => {
     const link = await makeLink({ note: 'for the log' })
     await statusOf(link.path, {})
     for (const ip of ['10.7.0.1', '10.7.0.1', '10.7.0.2']) {
@@ -514,11 +589,11 @@ describe('the activity log', () => {
     const log = await t.call('GET', '/api/activity?limit=100', { token })
     const entries = (
       log.json.data.entries as { kind: string; summary: string; targetTitle: string }[]
-    )
-      .filter((e) => e.kind.startsWith('reviewLink.') && e.summary.includes('for the log'))
-      .map((e) => e.kind)
-    expect(entries.filter((k) => k === 'reviewLink.open')).toHaveLength(3)
-    expect(entries).toContain('reviewLink.create')
+    ).filter((e) => e.kind.startsWith('reviewLink.') && e.summary.includes('for the log'))
+    const opens = entries.filter((e) => e.kind === 'reviewLink.open')
+    expect(opens).toHaveLength(1)
+    expect(opens[0]!.summary).toEndWith(': 4 times from 3 addresses')
+    expect(entries.map((e) => e.kind)).toContain('reviewLink.create')
     const revokes = (
       log.json.data.entries as { kind: string; target: { title: string } | null }[]
     ).filter((e) => e.kind === 'reviewLink.revoke' && e.target?.title === TITLE)
