@@ -5,7 +5,9 @@
 // path too (/r/<token>/media/…), so every playlist and segment asks the link again: a revoked or
 // expired link stops the next segment of a player already playing (docs/decisions/064). An
 // expired or revoked link answers 410 with a plain page; an unknown token 404, padded so both
-// take as long as a known one.
+// take as long as a known one. The master is never named or served here: until the work's
+// streams exist the page says it is being prepared (and reloads itself), and a failed work's
+// page says it cannot be played.
 import type { ReviewLinkRow } from '../../db/schema.ts'
 import type { CaptionsLookup } from '../media/captions-http.ts'
 import { firstSegment, methodNotAllowed, servePrivate } from '../media/http.ts'
