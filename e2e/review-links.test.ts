@@ -147,7 +147,7 @@ test('a link opened while its work is prepared says so, then turns into the play
   await page.getByRole('heading', { level: 1, name: 'Still being prepared' }).waitFor()
   await page.getByText(`“${title}” is still being prepared`).waitFor()
   expect(describeViolations(await axeViolations(page))).toBe('')
-  // Nobody reloads: the page does, until the streams exist.
+  // Nobody reloads: the page asks by itself, and shows the player once the streams exist.
   await page.getByRole('heading', { level: 1, name: title }).waitFor({ timeout: 240_000 })
   expect(page.url()).toBe(`${server.url}${path}`)
   await page.getByRole('button', { name: `Play ${title}` }).waitFor()

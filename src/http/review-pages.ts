@@ -20,7 +20,7 @@ import type { PublicVideoView } from '../videos/index.ts'
 import { readCapped } from './body.ts'
 import type { PublicPages } from './public-pages.ts'
 
-const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+))?\/?$/
+const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+|state|wait\.js))?\/?$/
 export const PASS_COOKIE = 'review_pass'
 /** Every refusal and every page takes at least this long: a known token's work hides in it. */
 export const ANSWER_FLOOR_MS = 40
@@ -69,7 +69,8 @@ function plainPage(title: string, content: string, head = ''): string {
       label{display:block;margin:1rem 0 .25rem}
       input{box-sizing:border-box;width:100%;padding:.6rem .75rem;border-radius:.375rem;border:1px solid #6b665e;background:#17171a;color:inherit;font:inherit}
       button{margin-top:1rem;padding:.6rem 1.25rem;border:0;border-radius:999px;background:#f2c14e;color:#09090a;font:inherit;font-weight:600;cursor:pointer}
-      input:focus-visible,button:focus-visible{outline:3px solid #f2c14e;outline-offset:2px}
+      a{color:#f2c14e}
+      input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #f2c14e;outline-offset:2px}
       .error{color:#ffb4a8}
     </style>
   </head>
@@ -86,15 +87,36 @@ function plainPage(title: string, content: string, head = ''): string {
 const message = (title: string, text: string, head = '') =>
   plainPage(title, `<h1>${escapeHtml(title)}</h1>\n      <p>${escapeHtml(text)}</p>`, head)
 
-/** How often the page of a work still being prepared reloads itself (no script needed). */
-export const PREPARING_REFRESH_SECONDS = 20
+/** How often the page of a work still being prepared asks whether it can play yet. */
+export const PREPARING_POLL_SECONDS = 15
+
+/**
+ * The script of that page (our own origin's, as the policy wants; no inline script): it asks the
+ * link's state now and then, and reloads the page once the work is no longer being prepared.
+ * A reload rather than a `<meta http-equiv="refresh">`, which would pull the page from under a
+ * reader every time, not only once there is something new.
+ */
+const WAIT_SCRIPT = `(() => {
+  const state = location.pathname.replace(/\\/+$/, '') + '/state'
+  const ask = () =>
+    fetch(state, { cache: 'no-store', credentials: 'same-origin' })
+      // Gone, or no longer this browser's to see: the reload shows why. A fault: ask again.
+      .then((res) => (res.ok ? res.json() : res.status < 500 ? { state: res.status } : null))
+      .then((answer) => {
+        if (answer && answer.state !== 'preparing') location.reload()
+        else setTimeout(ask, ${PREPARING_POLL_SECONDS * 1000})
+      })
+      .catch(() => setTimeout(ask, ${PREPARING_POLL_SECONDS * 1000}))
+  setTimeout(ask, ${PREPARING_POLL_SECONDS * 1000})
+})()
+`
 
 /**
  * The page of a link whose work cannot play yet (no streams) or at all (failed): it says so and
- * names no file of the work. While it is being prepared the page reloads itself, so it turns
- * into the player once the streams exist without the client having to guess.
+ * names no file of the work. While it is being prepared the page asks by itself (WAIT_SCRIPT),
+ * so it turns into the player once the streams exist without the client having to guess.
  */
-function notPlayable(video: PublicVideoView): Response {
+function notPlayable(video: PublicVideoView, token: string): Response {
   if (video.status === 'failed') {
     return html(
       message(
@@ -104,16 +126,23 @@ function notPlayable(video: PublicVideoView): Response {
       200,
     )
   }
+  const title = 'Still being prepared'
   return html(
-    message(
-      'Still being prepared',
-      `“${video.title}” is still being prepared for playback. Try again in a few minutes: this page reloads by itself.`,
-      `\n    <meta http-equiv="refresh" content="${PREPARING_REFRESH_SECONDS}" />`,
+    plainPage(
+      title,
+      `<h1>${title}</h1>
+      <p>“${escapeHtml(video.title)}” is still being prepared for playback. Try again in a few minutes: this page shows the player by itself once it is ready.</p>
+      <p><a href="/r/${escapeHtml(token)}">Check again</a></p>`,
+      `\n    <script src="/r/${escapeHtml(token)}/wait.js" defer></script>`,
     ),
     200,
-    { 'Retry-After': String(PREPARING_REFRESH_SECONDS) },
+    { 'Retry-After': String(PREPARING_POLL_SECONDS) },
   )
 }
+
+/** Where the work of a link stands, for the waiting page's script. */
+const stateOfWork = (video: PublicVideoView) =>
+  playable(video) ? 'ready' : video.status === 'failed' ? 'failed' : 'preparing'
 
 function passwordForm(token: string, error?: string): string {
   const errorLine = error
@@ -189,7 +218,7 @@ export function createReviewPages(deps: Deps) {
     }
     const video = work.video
     // Not an open: the client has not seen the work yet (and the page reloads while waiting).
-    if (!playable(video)) return notPlayable(video)
+    if (!playable(video)) return notPlayable(video, token)
     await deps.links.opened(link, address()).catch((error: unknown) => {
       // The page still opens: an uncounted open is better than a preview refused.
       console.error(`[review] recording an open failed: ${(error as Error).message}`)
@@ -262,6 +291,19 @@ export function createReviewPages(deps: Deps) {
     return res ?? new Response('Not found', { status: 404, headers: { 'Cache-Control': PRIVATE } })
   }
 
+  /** `{ state }` of the link's work, to a holder who may see its page; not an open. */
+  async function state(req: Request, link: ReviewLinkRow): Promise<Response> {
+    const work = await deps.links.work(link)
+    if (!work) return gone()
+    if (!(await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))) {
+      return new Response('Not found', { status: 404, headers: { 'Cache-Control': PRIVATE } })
+    }
+    return Response.json(
+      { state: stateOfWork(work.video) },
+      { headers: { 'Cache-Control': PRIVATE } },
+    )
+  }
+
   const gone = () => html(message('Link expired', reviewLinkGoneMessage), 410)
   const unknown = () => html(message('Link not found', NOT_FOUND_MESSAGE), 404)
 
@@ -288,6 +330,12 @@ export function createReviewPages(deps: Deps) {
     const found = await deps.links.resolve(token)
     if (found.state === 'unknown') return padded(unknown())
     if (found.state === 'gone') return padded(gone())
+    if (rest === 'wait.js') {
+      return new Response(WAIT_SCRIPT, {
+        headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': PRIVATE },
+      })
+    }
+    if (rest === 'state') return state(req, found.link)
     if (rest) return media(req, rest, found.link)
     return padded(
       req.method === 'POST'

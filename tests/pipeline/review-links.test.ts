@@ -315,6 +315,8 @@ describe('the review page', () => {
 
 describe('a work its link cannot play (yet)', () => {
   const fetchApp = (p: string, i?: RequestInit) => t.fetch(p, i)
+  const stateOf = async (path: string, headers: Record<string, string> = {}) =>
+    (await get(`${path}/state`, headers)).json()
   /** The master's stored name, as an admin's answer gives it (a hidden work's under a signature). */
   const masterName = (v: VideoAnswer) => plainMediaUrl(v.videoUrl).slice('/media/'.length)
 
@@ -330,8 +332,16 @@ describe('a work its link cannot play (yet)', () => {
     const html = await res.text()
     expect(html).toContain('Still being prepared')
     expect(html).toContain('“Later Cut” is still being prepared')
-    // It comes alive by itself: the page reloads until the streams exist.
-    expect(html).toMatch(/<meta http-equiv="refresh" content="\d+" \/>/)
+    // It comes alive by itself: its script asks the link's state until the work can play.
+    expect(html).toContain(`<script src="${link.path}/wait.js" defer></script>`)
+    expect(html).toContain(`<a href="${link.path}">Check again</a>`)
+    const script = await get(`${link.path}/wait.js`)
+    expect([script.status, script.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ])
+    expect(await script.text()).toContain("'/state'")
+    expect(await stateOf(link.path)).toEqual({ state: 'preparing' })
     expect(html).not.toContain(master)
     expect(html).not.toContain('id="page-data"')
     expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
@@ -342,6 +352,7 @@ describe('a work its link cannot play (yet)', () => {
 
     const done = await watchVideo(fetchApp, token, later._id, settled, { timeoutMs: 240_000 })
     expect(done.video.status).toBe('ready')
+    expect(await stateOf(link.path)).toEqual({ state: 'ready' })
     const ready = await get(link.path)
     expect(ready.status).toBe(200)
     const readyHtml = await ready.text()
@@ -382,7 +393,10 @@ describe('a work its link cannot play (yet)', () => {
     expect(html).toContain('Cannot be played')
     expect(html).toContain('“Only Sound Cut” cannot be played')
     expect(html).not.toContain(master)
-    expect(html).not.toContain('http-equiv="refresh"')
+    expect(html).not.toContain('wait.js')
+    expect(await stateOf(link.path, { cookie })).toEqual({ state: 'failed' })
+    // Without the password's cookie the link tells nothing of its work.
+    expect((await t.call('GET', `${link.path}/state`)).status).toBe(404)
     expect(await statusOf(`${link.path}/media/${master}`, { cookie })).toBe(404)
     expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
   }, 180_000)
