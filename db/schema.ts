@@ -261,6 +261,23 @@ export const activityLog = pgTable(
   ],
 )
 
+/**
+ * The count beside an entry that stands for many alike events (a review link's opens in a day):
+ * the entry is written once, by the first, and never changes; the others count here. `key` names
+ * what is counted; `addresses` how many of its events came from an address not seen before.
+ */
+export const activityCounts = pgTable(
+  'activity_counts',
+  {
+    key: text('key').primaryKey(),
+    entryId: bigint('entry_id', { mode: 'number' }),
+    times: integer('times').notNull().default(1),
+    addresses: integer('addresses').notNull().default(0),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('activity_counts_entry_idx').on(t.entryId)],
+)
+
 export type SiteVersionRow = typeof siteVersions.$inferSelect
 export type ActivityRow = typeof activityLog.$inferSelect
 

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core'
 import { reviewLinkGoneMessage } from '../src/schemas/review-link.ts'
 import { launchBrowser } from '../testkit/browser.ts'
 import { pollUntil } from '../testkit/poll.ts'
-import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
+import { makeSampleMedia, type SampleVideo, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
 import { openPage } from './support/browser.ts'
@@ -23,6 +23,7 @@ let browser: Browser
 let dir: string
 let token: string
 let work: { _id: string; title: string; slug: string; status: string }
+let sample: SampleVideo
 
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${server.url}${path}`, {
@@ -46,6 +47,7 @@ beforeAll(async () => {
   ])
   server = started
   browser = launched
+  sample = samples[0]!
   token = (await server.apiLogin()).token
   await seedVideos(server.url, token, samples)
   const listed = await api('GET', '/api/videos?page=1&limit=10')
@@ -131,6 +133,25 @@ test('the public page shows nothing of the hidden work', async () => {
   expect(res?.status()).toBe(404)
   expect(await page.content()).not.toContain(work.title)
 }, 60_000)
+
+test('a link opened while its work is prepared says so, then turns into the player by itself', async () => {
+  const title = 'Later Cut'
+  await seedVideos(server.url, token, [{ ...sample, title }])
+  const later = (await api('GET', '/api/videos?page=1&limit=10')).json.data.videos[0]
+  expect(later.title).toBe(title)
+  const made = await api('POST', `/api/videos/${later._id}/links`, {})
+  const path = new URL(made.json.data.link.url).pathname
+
+  const { page } = await openPage(browser, { baseURL: server.url })
+  await page.goto(path)
+  await page.getByRole('heading', { level: 1, name: 'Still being prepared' }).waitFor()
+  await page.getByText(`“${title}” is still being prepared`).waitFor()
+  expect(describeViolations(await axeViolations(page))).toBe('')
+  // Nobody reloads: the page asks by itself, and shows the player once the streams exist.
+  await page.getByRole('heading', { level: 1, name: title }).waitFor({ timeout: 240_000 })
+  expect(page.url()).toBe(`${server.url}${path}`)
+  await page.getByRole('button', { name: `Play ${title}` }).waitFor()
+}, 300_000)
 
 test('a revoked link shows the plain 410 page', async () => {
   const made = await api('POST', `/api/videos/${work._id}/links`, {})

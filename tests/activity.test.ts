@@ -327,6 +327,39 @@ describe('only real changes, as one clean line, for a bounded time', () => {
     expect(await summaries()).toEqual(kept)
   })
 
+  test('events counted under one key are one entry, their counts shown with it and gone with it', async () => {
+    const activity = t.app.services.activity
+    const entry = {
+      actorId: null,
+      actorName: null,
+      kind: 'reviewLink.open' as const,
+      summary: 'Counted thing',
+      ip: null,
+    }
+    // At once: exactly one of them writes the entry, every one is counted.
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => activity.counted('test\nkey', entry, i % 3 === 0)),
+    )
+    await activity.counted('test\nother', entry, true)
+    const counted = async () =>
+      (await entries('?limit=100'))
+        .map((e) => e.summary)
+        .filter((summary) => summary.startsWith('Counted thing'))
+    expect(await counted()).toEqual([
+      'Counted thing: 1 time from 1 address',
+      'Counted thing: 12 times from 4 addresses',
+    ])
+
+    // The retention takes the counts with their entries (once a day old: a first event may be
+    // writing its entry meanwhile).
+    const db = t.app.database.db
+    await db.execute(sql`update activity_counts set at = now() - interval '2 days'`)
+    await activity.prune({ days: 365, entries: 0 })
+    expect(await counted()).toEqual([])
+    const [left] = await db.execute(sql`select count(*)::int as n from activity_counts`)
+    expect((left as { n: number }).n).toBe(0)
+  })
+
   test('the retention runs at start-up (and hourly after)', async () => {
     const db = t.app.database.db
     await db.execute(

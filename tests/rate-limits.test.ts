@@ -137,6 +137,26 @@ describe('sign-in limits', () => {
     expect((await limits.reserve('y@b.co', '10.0.2.1')).denied).toBeUndefined()
   })
 
+  test("an attempt knows its address's earlier failures; a withdrawn one counts nothing", async () => {
+    const limits = serverLimits()
+    const first = (await limits.reserve('a@b.co', '10.0.3.1')) as Attempt
+    // Its own reservation, and another running beside it, are not failures.
+    const beside = (await limits.reserve('b@b.co', '10.0.3.1')) as Attempt
+    expect([first.failures, beside.failures]).toEqual([0, 0])
+    first.done()
+    beside.done()
+    const third = (await limits.reserve('c@b.co', '10.0.3.1')) as Attempt
+    expect(third.failures).toBe(2)
+    third.done()
+    // Withdrawn twelve times over: the pair never reaches its 10 failures.
+    for (let i = 0; i < 12; i++) {
+      const a = (await limits.reserve('d@b.co', '10.0.3.2')) as Attempt
+      expect(a.failures).toBe(0)
+      await a.withdrawn()
+      a.done()
+    }
+  })
+
   test('an IPv6 client is counted by its /64', async () => {
     const limits = serverLimits()
     for (let i = 0; i < 20; i++) await fail(limits, `e${i}@b.co`, `2001:db8:1:2::${i.toString(16)}`)

@@ -36,8 +36,15 @@ export type Denied = {
 }
 export type Attempt = {
   denied?: undefined
+  /**
+   * The address's failures in the window before this attempt (its other attempts still running
+   * are not counted here; another server's are): 0 for an address that has not failed.
+   */
+  failures: number
   /** The check passed: the pair's failures and locks are forgotten, the reservation returned. */
   succeeded(): Promise<void>
+  /** The check never ran (no turn for it): the reservation is returned, nothing is counted. */
+  withdrawn(): Promise<void>
   /** The check is over either way; call once, last (it frees the in-flight places). */
   done(): void
 }
@@ -58,6 +65,10 @@ class InFlight {
     const n = (this.counts.get(key) ?? 1) - 1
     if (n > 0) this.counts.set(key, n)
     else this.counts.delete(key)
+  }
+
+  count(key: string): number {
+    return this.counts.get(key) ?? 0
   }
 
   get size(): number {
@@ -139,7 +150,12 @@ export class AttemptLimits {
       const started = isFirstRefusal(pairRefusal, this.o.perPair) ? ('pair' as const) : undefined
       return { denied: 'locked', retryMs: await this.lockFor(pair, pairRefusal), started }
     }
-    const addressRefusal = await refusalOf(this.addresses.consume(group))
+    let consumed = 0
+    const addressRefusal = await refusalOf(
+      this.addresses.consume(group).then((res) => {
+        consumed = res.consumedPoints
+      }),
+    )
     if (addressRefusal) {
       await this.pairs.reward(pair)
       leaveAll()
@@ -150,12 +166,17 @@ export class AttemptLimits {
     }
 
     return {
+      // Its points hold this attempt and the address's others still running in this process.
+      failures: Math.max(0, consumed - this.running.address.count(group)),
       succeeded: async () => {
         await Promise.all([
           this.pairs.delete(pair),
           this.locks.delete(pair),
           this.addresses.reward(group),
         ])
+      },
+      withdrawn: async () => {
+        await Promise.all([this.pairs.reward(pair), this.addresses.reward(group)])
       },
       done: leaveAll,
     }

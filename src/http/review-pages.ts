@@ -5,7 +5,9 @@
 // path too (/r/<token>/media/…), so every playlist and segment asks the link again: a revoked or
 // expired link stops the next segment of a player already playing (docs/decisions/064). An
 // expired or revoked link answers 410 with a plain page; an unknown token 404, padded so both
-// take as long as a known one.
+// take as long as a known one. The master is never named or served here: until the work's
+// streams exist the page says it is being prepared (and reloads itself), and a failed work's
+// page says it cannot be played.
 import type { ReviewLinkRow } from '../../db/schema.ts'
 import type { CaptionsLookup } from '../media/captions-http.ts'
 import { firstSegment, methodNotAllowed, servePrivate } from '../media/http.ts'
@@ -13,12 +15,12 @@ import type { MediaStore } from '../media/store.ts'
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { reviewLinkGoneMessage } from '../schemas/review-link.ts'
-import type { ReviewLinksService } from '../services/review-links.ts'
+import { type PlayableVideo, playable, type ReviewLinksService } from '../services/review-links.ts'
 import type { PublicVideoView } from '../videos/index.ts'
 import { readCapped } from './body.ts'
 import type { PublicPages } from './public-pages.ts'
 
-const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+))?\/?$/
+const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+|state|wait\.js))?\/?$/
 export const PASS_COOKIE = 'review_pass'
 /** Every refusal and every page takes at least this long: a known token's work hides in it. */
 export const ANSWER_FLOOR_MS = 40
@@ -51,14 +53,14 @@ function html(body: string, status: number, headers: Record<string, string> = {}
 }
 
 /** A small page of its own: the studio's name and a message (or the password form). */
-function plainPage(title: string, content: string): string {
+function plainPage(title: string, content: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="robots" content="noindex, nofollow" />
-    <title>${escapeHtml(title)} — ${escapeHtml(BRAND.name)}</title>
+    <title>${escapeHtml(title)} — ${escapeHtml(BRAND.name)}</title>${head}
     <style>
       body{margin:0;min-height:100vh;display:grid;place-items:center;background:#09090a;color:#f4f1ea;font:16px/1.5 system-ui,sans-serif}
       main{max-width:26rem;padding:2rem 1.5rem}
@@ -67,7 +69,8 @@ function plainPage(title: string, content: string): string {
       label{display:block;margin:1rem 0 .25rem}
       input{box-sizing:border-box;width:100%;padding:.6rem .75rem;border-radius:.375rem;border:1px solid #6b665e;background:#17171a;color:inherit;font:inherit}
       button{margin-top:1rem;padding:.6rem 1.25rem;border:0;border-radius:999px;background:#f2c14e;color:#09090a;font:inherit;font-weight:600;cursor:pointer}
-      input:focus-visible,button:focus-visible{outline:3px solid #f2c14e;outline-offset:2px}
+      a{color:#f2c14e}
+      input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #f2c14e;outline-offset:2px}
       .error{color:#ffb4a8}
     </style>
   </head>
@@ -81,8 +84,65 @@ function plainPage(title: string, content: string): string {
 `
 }
 
-const message = (title: string, text: string) =>
-  plainPage(title, `<h1>${escapeHtml(title)}</h1>\n      <p>${escapeHtml(text)}</p>`)
+const message = (title: string, text: string, head = '') =>
+  plainPage(title, `<h1>${escapeHtml(title)}</h1>\n      <p>${escapeHtml(text)}</p>`, head)
+
+/** How often the page of a work still being prepared asks whether it can play yet. */
+export const PREPARING_POLL_SECONDS = 15
+
+/**
+ * The script of that page (our own origin's, as the policy wants; no inline script): it asks the
+ * link's state now and then, and reloads the page once the work is no longer being prepared.
+ * A reload rather than a `<meta http-equiv="refresh">`, which would pull the page from under a
+ * reader every time, not only once there is something new.
+ */
+const WAIT_SCRIPT = `(() => {
+  const state = location.pathname.replace(/\\/+$/, '') + '/state'
+  const ask = () =>
+    fetch(state, { cache: 'no-store', credentials: 'same-origin' })
+      // Gone, or no longer this browser's to see: the reload shows why. A fault: ask again.
+      .then((res) => (res.ok ? res.json() : res.status < 500 ? { state: res.status } : null))
+      .then((answer) => {
+        if (answer && answer.state !== 'preparing') location.reload()
+        else setTimeout(ask, ${PREPARING_POLL_SECONDS * 1000})
+      })
+      .catch(() => setTimeout(ask, ${PREPARING_POLL_SECONDS * 1000}))
+  setTimeout(ask, ${PREPARING_POLL_SECONDS * 1000})
+})()
+`
+
+/**
+ * The page of a link whose work cannot play yet (no streams) or at all (failed): it says so and
+ * names no file of the work. While it is being prepared the page asks by itself (WAIT_SCRIPT),
+ * so it turns into the player once the streams exist without the client having to guess.
+ */
+function notPlayable(video: PublicVideoView, token: string): Response {
+  if (video.status === 'failed') {
+    return html(
+      message(
+        'Cannot be played',
+        `“${video.title}” cannot be played. Please let the studio know; this link will show it once it is fixed.`,
+      ),
+      200,
+    )
+  }
+  const title = 'Still being prepared'
+  return html(
+    plainPage(
+      title,
+      `<h1>${title}</h1>
+      <p>“${escapeHtml(video.title)}” is still being prepared for playback. Try again in a few minutes: this page shows the player by itself once it is ready.</p>
+      <p><a href="/r/${escapeHtml(token)}">Check again</a></p>`,
+      `\n    <script src="/r/${escapeHtml(token)}/wait.js" defer></script>`,
+    ),
+    200,
+    { 'Retry-After': String(PREPARING_POLL_SECONDS) },
+  )
+}
+
+/** Where the work of a link stands, for the waiting page's script. */
+const stateOfWork = (video: PublicVideoView) =>
+  playable(video) ? 'ready' : video.status === 'failed' ? 'failed' : 'preparing'
 
 function passwordForm(token: string, error?: string): string {
   const errorLine = error
@@ -110,12 +170,13 @@ function cookieOf(req: Request, name: string): string | undefined {
 }
 
 /** The page's data: its media under the link's own path, and no public address of the work. */
-function underLink(video: PublicVideoView, token: string): PublicVideoView {
+function underLink(video: PlayableVideo, token: string): PublicVideoView {
   const move = (url: string) => (url.startsWith('/media/') ? `/r/${token}${url}` : url)
   const moveOrNull = (url: string | null) => (url === null ? null : move(url))
   return {
     ...video,
-    videoUrl: move(video.videoUrl),
+    // The MP4 the streams made, never the master.
+    videoUrl: move(video.mp4Url),
     thumbnailUrl: move(video.thumbnailUrl),
     brandLogoUrl: move(video.brandLogoUrl),
     hlsUrl: moveOrNull(video.hlsUrl),
@@ -155,11 +216,13 @@ export function createReviewPages(deps: Deps) {
     if (!deps.links.hasPass(link, cookieOf(req, PASS_COOKIE))) {
       return html(passwordForm(token), 200)
     }
+    const video = work.video
+    // Not an open: the client has not seen the work yet (and the page reloads while waiting).
+    if (!playable(video)) return notPlayable(video, token)
     await deps.links.opened(link, address()).catch((error: unknown) => {
       // The page still opens: an uncounted open is better than a preview refused.
       console.error(`[review] recording an open failed: ${(error as Error).message}`)
     })
-    const video = work.video
     const own = [
       `<title>${escapeHtml(`${video.title} — ${BRAND.name}`)}</title>`,
       '<meta name="robots" content="noindex, nofollow" />',
@@ -196,6 +259,11 @@ export function createReviewPages(deps: Deps) {
         },
       })
     }
+    if (checked.busy) {
+      return html(passwordForm(token, 'Too many tries at once. Try again in a moment.'), 429, {
+        'Retry-After': String(Math.ceil((checked.retryMs ?? 1000) / 1000)),
+      })
+    }
     if (checked.retryMs !== undefined) {
       const minutes = Math.max(1, Math.ceil(checked.retryMs / 60_000))
       return html(
@@ -214,12 +282,26 @@ export function createReviewPages(deps: Deps) {
     const work = await deps.links.work(link)
     if (!work) return gone()
     const allowed =
+      playable(work.video) &&
       work.names.has(firstSegment(rest.slice('media/'.length))) &&
       deps.links.hasPass(link, cookieOf(req, PASS_COOKIE))
     const res = allowed
       ? await servePrivate(req, rest.slice('media/'.length), deps.store, deps.captions)
       : undefined
     return res ?? new Response('Not found', { status: 404, headers: { 'Cache-Control': PRIVATE } })
+  }
+
+  /** `{ state }` of the link's work, to a holder who may see its page; not an open. */
+  async function state(req: Request, link: ReviewLinkRow): Promise<Response> {
+    const work = await deps.links.work(link)
+    if (!work) return gone()
+    if (!(await deps.links.hasPass(link, cookieOf(req, PASS_COOKIE)))) {
+      return new Response('Not found', { status: 404, headers: { 'Cache-Control': PRIVATE } })
+    }
+    return Response.json(
+      { state: stateOfWork(work.video) },
+      { headers: { 'Cache-Control': PRIVATE } },
+    )
   }
 
   const gone = () => html(message('Link expired', reviewLinkGoneMessage), 410)
@@ -248,6 +330,12 @@ export function createReviewPages(deps: Deps) {
     const found = await deps.links.resolve(token)
     if (found.state === 'unknown') return padded(unknown())
     if (found.state === 'gone') return padded(gone())
+    if (rest === 'wait.js') {
+      return new Response(WAIT_SCRIPT, {
+        headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': PRIVATE },
+      })
+    }
+    if (rest === 'state') return state(req, found.link)
     if (rest) return media(req, rest, found.link)
     return padded(
       req.method === 'POST'

@@ -2,8 +2,10 @@
 // the tRPC middleware (src/trpc.ts) after a mutation has changed something; nothing here changes
 // one, and the table's trigger refuses it anyway. Only the retention removes entries: older than
 // a year, or past the newest 100,000 (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md).
+// Events that come in numbers (a review link's opens) are one entry per key, written by the first,
+// with a count beside it that the list shows (docs/decisions/085).
 import { and, count, desc, eq, isNull, max, type SQL, sql } from 'drizzle-orm'
-import { activityLog } from '../../db/schema.ts'
+import { activityCounts, activityLog } from '../../db/schema.ts'
 import type { Db } from '../database.ts'
 import type { ActivityKind, ListActivityQuery } from '../schemas/activity.ts'
 import { withoutRefusedFormat } from '../schemas/text.ts'
@@ -50,17 +52,60 @@ export function logText(value: string | null | undefined, max = TEXT_MAX): strin
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : line
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/** What a counted entry's summary ends with in the list. */
+export const countText = (times: number, addresses: number) =>
+  `${plural(times, 'time', 'times')} from ${plural(addresses, 'address', 'addresses')}`
+
+const rowOf = (entry: ActivityEntry) => ({
+  actorId: entry.actorId,
+  actorName: logText(entry.actorName, ACTOR_MAX),
+  kind: entry.kind,
+  summary: logText(entry.summary) ?? '',
+  targetId: logText(entry.targetId),
+  targetTitle: logText(entry.targetTitle),
+  ip: logText(entry.ip),
+})
+
 export function createActivityService(db: Db) {
   return {
     async record(entry: ActivityEntry): Promise<void> {
-      await db.insert(activityLog).values({
-        actorId: entry.actorId,
-        actorName: logText(entry.actorName, ACTOR_MAX),
-        kind: entry.kind,
-        summary: logText(entry.summary) ?? '',
-        targetId: logText(entry.targetId),
-        targetTitle: logText(entry.targetTitle),
-        ip: logText(entry.ip),
+      await db.insert(activityLog).values(rowOf(entry))
+    },
+
+    /**
+     * One more event of `key` (e.g. a link's opens in a day), `newAddress` when it came from an
+     * address the caller had not seen for that key. The first event writes `entry`; the later
+     * ones only count beside it. In one transaction: of simultaneous first events, one claims
+     * the key and writes the entry (the others wait on the key, then count).
+     */
+    async counted(key: string, entry: ActivityEntry, newAddress: boolean): Promise<void> {
+      const added = newAddress ? 1 : 0
+      await db.transaction(async (tx) => {
+        const [claimed] = await tx
+          .insert(activityCounts)
+          .values({ key, times: 1, addresses: added })
+          .onConflictDoNothing()
+          .returning({ key: activityCounts.key })
+        if (!claimed) {
+          await tx
+            .update(activityCounts)
+            .set({
+              times: sql`${activityCounts.times} + 1`,
+              addresses: sql`${activityCounts.addresses} + ${added}`,
+            })
+            .where(eq(activityCounts.key, key))
+          return
+        }
+        const [written] = await tx
+          .insert(activityLog)
+          .values(rowOf(entry))
+          .returning({ id: activityLog.id })
+        await tx
+          .update(activityCounts)
+          .set({ entryId: written!.id })
+          .where(eq(activityCounts.key, key))
       })
     },
 
@@ -81,6 +126,10 @@ export function createActivityService(db: Db) {
             sql`${activityLog.id} <= (select id from ${activityLog} order by id desc offset ${entries} limit 1)`,
           )
           .returning({ id: activityLog.id })
+        // Counts whose entry is gone; a day's grace for a key whose first event is being written.
+        await tx.execute(sql`delete from ${activityCounts} c
+          where c.at < now() - interval '1 day'
+            and not exists (select 1 from ${activityLog} l where l.id = c.entry_id)`)
         return old.length + beyond.length
       })
     },
@@ -98,18 +147,23 @@ export function createActivityService(db: Db) {
         .from(activityLog)
         .where(where)
       const rows = await db
-        .select()
+        .select({
+          entry: activityLog,
+          times: activityCounts.times,
+          addresses: activityCounts.addresses,
+        })
         .from(activityLog)
+        .leftJoin(activityCounts, eq(activityCounts.entryId, activityLog.id))
         .where(where)
         .orderBy(desc(activityLog.id))
         .limit(limit)
         .offset((page - 1) * limit)
-      const entries: ActivityView[] = rows.map((r) => ({
+      const entries: ActivityView[] = rows.map(({ entry: r, times, addresses }) => ({
         _id: String(r.id),
         at: r.at.toISOString(),
         actor: { _id: r.actorId, name: r.actorName },
         kind: r.kind,
-        summary: r.summary,
+        summary: times === null ? r.summary : `${r.summary}: ${countText(times, addresses ?? 0)}`,
         target: r.targetId || r.targetTitle ? { _id: r.targetId, title: r.targetTitle } : null,
         ip: r.ip,
       }))

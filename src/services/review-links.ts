@@ -4,14 +4,17 @@
 // only its SHA-256 (a copy of the database opens nothing), and the dashboard can show the
 // address again. A password is hashed and rate-limited as a sign-in is (docs/decisions/008, 062);
 // a right one earns a cookie for that link's path only, signed with the link's id.
+import { availableParallelism } from 'node:os'
 import { and, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import { type ReviewLinkRow, reviewLinkOpens, reviewLinks } from '../../db/schema.ts'
+import { CheckQueue, type CheckQueueOptions } from '../auth/check-queue.ts'
 import { LimitStore } from '../auth/limit-store.ts'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/password.ts'
 import { AttemptLimits, type LimitOptions } from '../auth/rate-limit.ts'
 import { hashToken } from '../auth/tokens.ts'
 import type { Db } from '../database.ts'
 import { AppError } from '../errors.ts'
+import { addressGroup } from '../http/client-ip.ts'
 import { sameBytes, signingKey } from '../media/signing-key.ts'
 import {
   type CreateReviewLinkInput,
@@ -22,7 +25,12 @@ import {
 import type { PublicVideoView, VideosService } from '../videos/index.ts'
 import type { ActivityService } from './activity.ts'
 
-/** As a sign-in's (src/services/auth.ts), with a link in place of an e-mail. */
+/**
+ * Failures as a sign-in's (src/services/auth.ts), with a link in place of an e-mail. Checks
+ * running at once are capped per address only: a cap per link or in all would let one holder's
+ * flood refuse the client the link was made for. The CPU is bounded by REVIEW_CHECK_QUEUE instead,
+ * which makes checks wait rather than refuses them.
+ */
 export const REVIEW_PASSWORD_LIMITS: LimitOptions = {
   perPair: 10,
   perAddress: 20,
@@ -30,8 +38,21 @@ export const REVIEW_PASSWORD_LIMITS: LimitOptions = {
   lockSeconds: 15 * 60,
   maxLockSeconds: 24 * 60 * 60,
   lockMemorySeconds: 24 * 60 * 60,
-  inFlight: { perAddress: 4, perEmail: 4, total: 16 },
+  inFlight: { perAddress: 4, perEmail: 0, total: 0 },
 }
+
+/**
+ * argon2id checks of link passwords, one core's worth at a time (two cores here: the other one
+ * keeps serving); an address without failures goes before every address with some.
+ */
+export const REVIEW_CHECK_QUEUE: CheckQueueOptions = {
+  running: Math.max(1, availableParallelism() - 1),
+  waiting: { clean: 64, failed: 32 },
+  maxWaitMs: 5000,
+}
+
+/** How soon a check refused for want of a turn may be tried again. */
+const BUSY_RETRY_MS = 1000
 
 /** A token as /r/ takes it: 43 base64url characters (256 bits). */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
@@ -46,7 +67,21 @@ export type Resolved =
   | { state: 'gone'; link: ReviewLinkRow }
   | { state: 'unknown' }
 
-export type PasswordCheck = { ok: true; cookie: string } | { ok: false; retryMs?: number }
+/** `busy`: refused for want of a turn, not for this address's failures. */
+export type PasswordCheck =
+  | { ok: true; cookie: string }
+  | { ok: false; retryMs?: number; busy?: boolean }
+
+/** A work its review page can play: streams exist and it has not failed. */
+export type PlayableVideo = PublicVideoView & { hlsUrl: string; mp4Url: string }
+
+/**
+ * Whether a link's page plays its work. Until its streams exist (and after a failure) the page
+ * says so and serves no media: the master is for admins only, whatever the work's state.
+ */
+export function playable(video: PublicVideoView): video is PlayableVideo {
+  return video.status !== 'failed' && video.hlsUrl !== null && video.mp4Url !== null
+}
 
 export function stateOf(
   row: Pick<ReviewLinkRow, 'revokedAt' | 'expiresAt'>,
@@ -60,7 +95,7 @@ export function stateOf(
 export function createReviewLinksService(deps: {
   db: Db
   videos: Pick<VideosService, 'get' | 'forReview'>
-  activity: Pick<ActivityService, 'record'>
+  activity: Pick<ActivityService, 'counted'>
   publicUrl: string
   /** The shared review-links key (base64url), loaded before the first request. */
   key: string
@@ -68,6 +103,7 @@ export function createReviewLinksService(deps: {
   const { db } = deps
   const base = deps.publicUrl.replace(/\/+$/, '')
   const limits = new AttemptLimits(new LimitStore(db), 'review', REVIEW_PASSWORD_LIMITS)
+  const checks = new CheckQueue(REVIEW_CHECK_QUEUE)
 
   const key = signingKey(deps.key)
   const mac = (purpose: string, value: string) =>
@@ -167,7 +203,10 @@ export function createReviewLinksService(deps: {
         : { state: 'gone', link: row }
     },
 
-    /** The work a link shows, with the names its page may fetch; null once the work is gone. */
+    /**
+     * The work a link shows, with the names its page may fetch (its streams, poster, logo and
+     * captions, never its master); null once the work is gone.
+     */
     async work(
       link: ReviewLinkRow,
     ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {
@@ -192,9 +231,16 @@ export function createReviewLinksService(deps: {
       const attempt = await limits.reserve(link.id, address)
       if (attempt.denied) return { ok: false, retryMs: attempt.retryMs }
       try {
-        const right = link.passwordHash
-          ? await verifyPassword(password.slice(0, reviewLinkLimits.passwordMax), link.passwordHash)
-          : await verifyAgainstDummy(password)
+        const who = { address: addressGroup(address), clean: attempt.failures === 0 }
+        const right = await checks.run(who, () =>
+          link.passwordHash
+            ? verifyPassword(password.slice(0, reviewLinkLimits.passwordMax), link.passwordHash)
+            : verifyAgainstDummy(password),
+        )
+        if (right === null) {
+          await attempt.withdrawn()
+          return { ok: false, retryMs: BUSY_RETRY_MS, busy: true }
+        }
         if (!right) return { ok: false }
         await attempt.succeeded()
         return { ok: true, cookie: mac('pass', link.id) }
@@ -204,12 +250,13 @@ export function createReviewLinksService(deps: {
     },
 
     /**
-     * Notes an open of the page: the last time always; the count and the activity log once per
-     * link, day (UTC) and address, which is kept only as an HMAC.
+     * Notes an open of the page: the last time always; the link's count once per day (UTC) and
+     * address (an IPv6 /64 is one), which is kept only as an HMAC; and one activity entry per
+     * link and day, with the day's opens and addresses counted beside it.
      */
     async opened(link: ReviewLinkRow, address: string, now = new Date()): Promise<void> {
       const day = now.toISOString().slice(0, 10)
-      const addressHash = mac('address', address)
+      const addressHash = mac('address', addressGroup(address))
       const first = await db
         .insert(reviewLinkOpens)
         .values({ linkId: link.id, day, addressHash })
@@ -222,23 +269,28 @@ export function createReviewLinksService(deps: {
           ...(first.length ? { openCount: sql`${reviewLinks.openCount} + 1` } : {}),
         })
         .where(eq(reviewLinks.id, link.id))
-      if (!first.length) return
-      // Yesterday's rows still tell a second open today from a first; older ones tell nothing.
-      await db
-        .delete(reviewLinkOpens)
-        .where(
-          sql`${reviewLinkOpens.day} < ${new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10)}`,
-        )
+      if (first.length) {
+        // Yesterday's rows still tell a second open today from a first; older ones tell nothing.
+        await db
+          .delete(reviewLinkOpens)
+          .where(
+            sql`${reviewLinkOpens.day} < ${new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10)}`,
+          )
+      }
       const work = await deps.videos.forReview(link.videoId)
-      await deps.activity.record({
-        actorId: null,
-        actorName: null,
-        kind: 'reviewLink.open',
-        summary: `Review link opened${link.note ? ` (${link.note})` : ''}`,
-        targetId: link.videoId,
-        targetTitle: work?.video.title ?? null,
-        ip: null,
-      })
+      await deps.activity.counted(
+        `reviewLink.open\n${link.id}\n${day}`,
+        {
+          actorId: null,
+          actorName: null,
+          kind: 'reviewLink.open',
+          summary: `Review link${link.note ? ` (${link.note})` : ''} opened on ${day} (UTC)`,
+          targetId: link.videoId,
+          targetTitle: work?.video.title ?? null,
+          ip: null,
+        },
+        first.length > 0,
+      )
     },
   }
 }

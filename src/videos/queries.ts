@@ -181,7 +181,7 @@ export function createVideoQueries(ctx: VideosContext) {
 
     /**
      * A work as its review page shows it, shown or hidden, with the folder and names its page
-     * may fetch; null when it is gone.
+     * may fetch (never the master: that is for admins only); null when it is gone.
      */
     async forReview(
       id: string,
@@ -192,7 +192,8 @@ export function createVideoQueries(ctx: VideosContext) {
           : []
         if (!row) return null
         const names = new Set([
-          ...keysOf(row),
+          row.thumbnailKey,
+          row.brandLogoKey,
           ...(row.streamsKey ? [row.streamsKey] : []),
           ...row.captions.map((caption) => caption.key),
         ])

@@ -10,9 +10,18 @@ import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { reviewLinks } from '../../db/schema.ts'
 import { hashToken } from '../../src/auth/tokens.ts'
+import { addressGroup } from '../../src/http/client-ip.ts'
 import { reviewLinkGoneMessage } from '../../src/schemas/review-link.ts'
+import { plainMediaUrl } from '../../testkit/media.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { makeClip, uploadVideo, type VideoAnswer, watchVideo } from './support.ts'
+import {
+  makeAudioOnly,
+  makeClip,
+  settled,
+  uploadVideo,
+  type VideoAnswer,
+  watchVideo,
+} from './support.ts'
 
 let t: TestApp
 let token: string
@@ -37,8 +46,9 @@ const setPublished = async (published: boolean) => {
   })
   expect(r.status).toBe(200)
 }
-const makeLink = async (body: Record<string, unknown> = {}) => {
-  const r = await t.call('POST', `/api/videos/${video._id}/links`, { token, body })
+const makeLink = (body: Record<string, unknown> = {}) => linkTo(video._id, body)
+const linkTo = async (videoId: string, body: Record<string, unknown> = {}) => {
+  const r = await t.call('POST', `/api/videos/${videoId}/links`, { token, body })
   expect(r.status).toBe(201)
   const link = r.json.data.link as { _id: string; id: string; url: string; state: string }
   return { ...link, path: new URL(link.url).pathname }
@@ -303,6 +313,95 @@ describe('the review page', () => {
   })
 })
 
+describe('a work its link cannot play (yet)', () => {
+  const fetchApp = (p: string, i?: RequestInit) => t.fetch(p, i)
+  const stateOf = async (path: string, headers: Record<string, string> = {}) =>
+    (await get(`${path}/state`, headers)).json()
+  /** The master's stored name, as an admin's answer gives it (a hidden work's under a signature). */
+  const masterName = (v: VideoAnswer) => plainMediaUrl(v.videoUrl).slice('/media/'.length)
+
+  test('while it is prepared the page says so and names no master; the master is 404 through the link, then and once ready', async () => {
+    const clip = await makeClip(dir, 'later.mp4', { seconds: 4, width: 320, height: 180 })
+    const later = await uploadVideo(fetchApp, token, clip, 'Later Cut')
+    const master = masterName(later)
+    const link = await linkTo(later._id)
+
+    const res = await get(link.path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    const html = await res.text()
+    expect(html).toContain('Still being prepared')
+    expect(html).toContain('“Later Cut” is still being prepared')
+    // It comes alive by itself: its script asks the link's state until the work can play.
+    expect(html).toContain(`<script src="${link.path}/wait.js" defer></script>`)
+    expect(html).toContain(`<a href="${link.path}">Check again</a>`)
+    const script = await get(`${link.path}/wait.js`)
+    expect([script.status, script.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ])
+    expect(await script.text()).toContain("'/state'")
+    expect(await stateOf(link.path)).toEqual({ state: 'preparing' })
+    expect(html).not.toContain(master)
+    expect(html).not.toContain('id="page-data"')
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+    // What was seen above was a work in preparation, not one already done.
+    const meanwhile = await t.call('GET', `/api/videos/${later._id}`, { token })
+    expect(meanwhile.json.data.video.status).not.toBe('ready')
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+
+    const done = await watchVideo(fetchApp, token, later._id, settled, { timeoutMs: 240_000 })
+    expect(done.video.status).toBe('ready')
+    expect(await stateOf(link.path)).toEqual({ state: 'ready' })
+    const ready = await get(link.path)
+    expect(ready.status).toBe(200)
+    const readyHtml = await ready.text()
+    expect(readyHtml).not.toContain(master)
+    const data = pageData(readyHtml)
+    expect(data.video.videoUrl).toBe(data.video.mp4Url)
+    expect(data.video.hlsUrl).toStartWith(`${link.path}/media/`)
+    expect(await statusOf(data.video.hlsUrl)).toBe(200)
+    expect(await statusOf(data.video.mp4Url)).toBe(200)
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+    // The admin still gets it, by the signed URL of the admin's answer.
+    expect(await statusOf(done.video.videoUrl, bearer())).toBe(200)
+  }, 300_000)
+
+  test('a failed work: the page says it cannot be played, names no master, and serves none', async () => {
+    const sound = await makeAudioOnly(dir)
+    const created = await uploadVideo(fetchApp, token, sound, 'Only Sound Cut')
+    const link = await linkTo(created._id, { password: 'failed-pass' })
+    const done = await watchVideo(fetchApp, token, created._id, settled, { timeoutMs: 120_000 })
+    expect(done.video.status).toBe('failed')
+    const master = masterName(done.video)
+
+    const right = await t.fetch(
+      link.path,
+      {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'password=failed-pass',
+      },
+      '10.9.9.9',
+    )
+    expect(right.status).toBe(303)
+    const cookie = right.headers.get('set-cookie')!.split(';')[0]!
+    const res = await get(link.path, { cookie })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('Cannot be played')
+    expect(html).toContain('“Only Sound Cut” cannot be played')
+    expect(html).not.toContain(master)
+    expect(html).not.toContain('wait.js')
+    expect(await stateOf(link.path, { cookie })).toEqual({ state: 'failed' })
+    // Without the password's cookie the link tells nothing of its work.
+    expect((await t.call('GET', `${link.path}/state`)).status).toBe(404)
+    expect(await statusOf(`${link.path}/media/${master}`, { cookie })).toBe(404)
+    expect(await statusOf(`${link.path}/media/${master}`)).toBe(404)
+  }, 180_000)
+})
+
 describe('a password', () => {
   const post = (path: string, password: string, ip: string, cookie?: string) =>
     t.fetch(
@@ -366,10 +465,127 @@ describe('a password', () => {
     // Another address still gets in.
     expect((await post(link.path, 'right-pass-c', '10.9.2.1')).status).toBe(303)
   })
+
+  test('a flood of wrong passwords from a few addresses never refuses the right one from a fresh address', async () => {
+    const link = await makeLink({ password: 'right-pass-f' })
+    const floodIps = [1, 2, 3, 4, 5].map((i) => `10.9.3.${i}`)
+    const flood = new Map(floodIps.map((ip) => [ip, [] as { status: number; at: number }[]]))
+    let flooding = true
+    // Four loops per address: as many checks at once as one address may run.
+    const loops = floodIps.flatMap((ip) =>
+      Array.from({ length: 4 }, async (_, loop) => {
+        for (let i = 0; flooding && i < 1000; i++) {
+          const res = await post(link.path, `wrong-${loop}-${i}`, ip)
+          await res.arrayBuffer()
+          flood.get(ip)!.push({ status: res.status, at: performance.now() })
+        }
+      }),
+    )
+    const rights: number[] = []
+    const started = performance.now()
+    for (let i = 1; i <= 20; i++) {
+      const res = await post(link.path, 'right-pass-f', `10.9.4.${i}`)
+      await res.arrayBuffer()
+      rights.push(res.status)
+    }
+    const ended = performance.now()
+    flooding = false
+    await Promise.all(loops)
+
+    expect(rights).toEqual(Array(20).fill(303))
+    const answers = [...flood.values()].flat()
+    // The flood was checking passwords (401s) while the right ones were tried.
+    const during = answers.filter((a) => a.status === 401 && a.at > started && a.at < ended)
+    expect(during.length).toBeGreaterThan(0)
+    for (const [ip, seen] of flood) {
+      const statuses = seen.map((a) => a.status)
+      expect([ip, statuses.every((s) => s === 401 || s === 429)]).toEqual([ip, true])
+      // Each flooding address still meets its limit: 10 failures, then the lock.
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+      expect(statuses).toContain(429)
+      const after = await post(link.path, 'right-pass-f', ip)
+      expect([ip, after.status]).toEqual([ip, 429])
+      await after.arrayBuffer()
+    }
+  }, 120_000)
 })
 
 describe('the activity log', () => {
-  test('records making, first opens per day per address, and revoking', async () => {
+  type Entry = { kind: string; summary: string; at: string }
+  /** The link's open entries, newest first. */
+  const openEntries = async (note: string): Promise<Entry[]> => {
+    const log = await t.call('GET', '/api/activity?limit=100&kind=reviewLink.open', { token })
+    expect(log.status).toBe(200)
+    return (log.json.data.entries as Entry[]).filter((e) => e.summary.includes(`(${note})`))
+  }
+  const openCountOf = async (id: string) => {
+    const listed = (await t.call('GET', `/api/videos/${video._id}/links`, { token })).json.data
+      .links as { id: string; openCount: number }[]
+    return listed.find((l) => l.id === id)!.openCount
+  }
+  const open = async (path: string, ip: string) => {
+    const res = await get(path, {}, ip)
+    expect(res.status).toBe(200)
+    await res.arrayBuffer()
+  }
+
+  test('opens of a link are one entry a day (UTC), counting the opens and the addresses', async () => {
+    const link = await makeLink({ note: 'thirty opens' })
+    const day = new Date().toISOString().slice(0, 10)
+    for (let i = 1; i <= 30; i++) await open(link.path, `10.6.0.${i}`)
+    // Three of them again: more opens, no more addresses.
+    for (let i = 1; i <= 3; i++) await open(link.path, `10.6.0.${i}`)
+    const [entry, ...more] = await openEntries('thirty opens')
+    expect(more).toHaveLength(0)
+    expect(entry!.summary).toBe(
+      `Review link (thirty opens) opened on ${day} (UTC): 33 times from 30 addresses`,
+    )
+    // The link's own count is still one per address and day.
+    expect(await openCountOf(link.id)).toBe(30)
+
+    // Another day makes another entry; the first keeps its counts.
+    const found = await t.app.services.reviewLinks.resolve(link.path.slice(3))
+    if (found.state !== 'active') throw new Error('the link should be active')
+    const next = new Date(Date.now() + 86_400_000)
+    await t.app.services.reviewLinks.opened(found.link, '10.6.0.1', next)
+    const entries = await openEntries('thirty opens')
+    expect(entries.map((e) => e.summary)).toEqual([
+      `Review link (thirty opens) opened on ${next.toISOString().slice(0, 10)} (UTC): 1 time from 1 address`,
+      `Review link (thirty opens) opened on ${day} (UTC): 33 times from 30 addresses`,
+    ])
+    expect(await openCountOf(link.id)).toBe(31)
+  }, 60_000)
+
+  test('IPv6 addresses of one /64 are one address', async () => {
+    const link = await makeLink({ note: 'one subscriber' })
+    // 2^16 addresses of 2001:db8:7:7::/64, spread over all of its last 64 bits.
+    const hex = (n: number) => n.toString(16)
+    const addresses = Array.from(
+      { length: 2 ** 16 },
+      (_, i) =>
+        `2001:db8:7:7:${hex(i)}:${hex((i * 7919) & 0xffff)}:${hex(i ^ 0xa5a5)}:${hex(65535 - i)}`,
+    )
+    expect(new Set(addresses).size).toBe(2 ** 16)
+    // Every one of them is the one address the open count keys on.
+    expect(new Set(addresses.map(addressGroup))).toEqual(new Set(['2001:db8:7:7::/64']))
+    // Opening the page 2^16 times takes an hour on this machine: one in 128 of them, through the
+    // app, spread across the whole list.
+    const sample = addresses.filter((_, i) => i % 128 === 0)
+    let next = 0
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < sample.length) await open(link.path, sample[next++]!)
+      }),
+    )
+    // Another /64 of the same /48 is another subscriber.
+    await open(link.path, '2001:db8:7:8::1')
+    const [entry, ...more] = await openEntries('one subscriber')
+    expect(more).toHaveLength(0)
+    expect(entry!.summary).toEndWith(`: ${sample.length + 1} times from 2 addresses`)
+    expect(await openCountOf(link.id)).toBe(2)
+  }, 120_000)
+
+  test('records making, opens (one entry a day) and revoking, with no visitor’s address', async () => {
     const link = await makeLink({ note: 'for the log' })
     await statusOf(link.path, {})
     for (const ip of ['10.7.0.1', '10.7.0.1', '10.7.0.2']) {
@@ -387,11 +603,11 @@ describe('the activity log', () => {
     const log = await t.call('GET', '/api/activity?limit=100', { token })
     const entries = (
       log.json.data.entries as { kind: string; summary: string; targetTitle: string }[]
-    )
-      .filter((e) => e.kind.startsWith('reviewLink.') && e.summary.includes('for the log'))
-      .map((e) => e.kind)
-    expect(entries.filter((k) => k === 'reviewLink.open')).toHaveLength(3)
-    expect(entries).toContain('reviewLink.create')
+    ).filter((e) => e.kind.startsWith('reviewLink.') && e.summary.includes('for the log'))
+    const opens = entries.filter((e) => e.kind === 'reviewLink.open')
+    expect(opens).toHaveLength(1)
+    expect(opens[0]!.summary).toEndWith(': 4 times from 3 addresses')
+    expect(entries.map((e) => e.kind)).toContain('reviewLink.create')
     const revokes = (
       log.json.data.entries as { kind: string; target: { title: string } | null }[]
     ).filter((e) => e.kind === 'reviewLink.revoke' && e.target?.title === TITLE)
