@@ -123,6 +123,8 @@ const databaseKindTests = [
   'tests/seed.test.ts',
   'tests/backup/backup.test.ts',
   'tests/storage/s3-startup.test.ts',
+  // What the bucket's public address serves after a hide (record 087), on the bucket.
+  'tests/storage/media-public-url.test.ts',
   'tests/embedded-private.test.ts',
   // Writers racing on several connections, a server killed or stopped, several servers at once.
   'tests/fuzz/races.test.ts',

@@ -139,23 +139,30 @@ export function s3Env(config: S3Config): Record<string, string> {
   }
 }
 
+/** The bucket policy README.md prescribes for MEDIA_PUBLIC_URL: anyone may read `public/*`, nothing else. */
+export const publicReadPolicy = (bucket: string) =>
+  JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: '*',
+        Action: ['s3:GetObject'],
+        Resource: [`arn:aws:s3:::${bucket}/public/*`],
+      },
+    ],
+  })
+
 /**
- * Lets anyone read the bucket's public prefixes (`streams/`, `images/`), as a bucket behind a CDN
- * or served by its own public URL would; masters and tus uploads stay private. Returns the
- * bucket's public base URL (path-style).
+ * Applies the README's policy (`publicReadPolicy`), as a bucket behind a CDN or served by its own
+ * public URL would have it: the public copies are anyone's to read, the originals, masters and
+ * tus uploads stay private. Returns the bucket's public base URL (path-style).
  */
 export async function publishPublicPrefixes(config: S3Config): Promise<string> {
   const client = s3Client(config)
   const Bucket = config.bucket
   try {
-    const Resource = ['streams', 'images'].map((p) => `arn:aws:s3:::${Bucket}/${p}/*`)
-    const statement = { Effect: 'Allow', Principal: '*', Action: ['s3:GetObject'], Resource }
-    await client.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: JSON.stringify({ Version: '2012-10-17', Statement: [statement] }),
-      }),
-    )
+    await client.send(new PutBucketPolicyCommand({ Bucket, Policy: publicReadPolicy(Bucket) }))
   } finally {
     client.destroy()
   }

@@ -430,13 +430,24 @@ export function s3Storage(s3: S3Config): Storage {
       } while (token)
     },
 
-    async copy(from, to) {
+    async copy(from, to, headers) {
       checkedKey(from)
       checkedKey(to)
       const { sdk, client } = await load()
       await client
         .send(
-          new sdk.CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: `${bucket}/${from}` }),
+          new sdk.CopyObjectCommand({
+            Bucket: bucket,
+            Key: to,
+            CopySource: `${bucket}/${from}`,
+            ...(headers
+              ? {
+                  MetadataDirective: 'REPLACE',
+                  ContentType: headers.type,
+                  CacheControl: headers.cacheControl,
+                }
+              : {}),
+          }),
         )
         .catch((error) => {
           if (isMissingKey(error)) throw new StorageError(`${where}: no ${from} to copy`)

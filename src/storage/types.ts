@@ -6,6 +6,8 @@ export type StorageBody = ReadableStream<Uint8Array> | { path: string }
 
 export type ObjectInfo = { size: number; modified: Date; etag: string }
 
+export type CopyHeaders = { type: string; cacheControl: string }
+
 export type ListedObject = { key: string; size: number; modified: Date }
 
 export type Storage = {
@@ -24,8 +26,11 @@ export type Storage = {
   delete(keys: Iterable<string>): Promise<void>
   /** Every key under a prefix (`streams/<folder>/` for one folder), with its size and change. */
   list(prefix: string): AsyncIterable<ListedObject>
-  /** A copy inside the store, without passing the bytes through the app where the engine can. */
-  copy(from: string, to: string): Promise<void>
+  /**
+   * A copy inside the store, without passing the bytes through the app where the engine can;
+   * `headers` replace the copy's Content-Type and Cache-Control where the engine keeps them (s3).
+   */
+  copy(from: string, to: string, headers?: CopyHeaders): Promise<void>
   /** A path on this machine holding `key`'s bytes, when the engine keeps them there (disk). */
   localPath(key: string): string | undefined
   /** Answers when the store is reachable and usable; throws a one-line reason otherwise. */
