@@ -88,7 +88,12 @@ describeSkipIf(s3Available().reason)(
       const res = await pollUntil(
         () => get(path),
         (r) => r.status === 302,
-        { what: `a public copy of ${path}`, timeoutMs: 60_000, everyMs: 200, show: (r) => `${r.status}` },
+        {
+          what: `a public copy of ${path}`,
+          timeoutMs: 60_000,
+          everyMs: 200,
+          show: (r) => `${r.status}`,
+        },
       )
       const location = res.headers.get('location')!
       expect(location.slice(publicUrl.length + 1).replace(COPY, '')).toBe(keyOf(path))
@@ -271,7 +276,9 @@ describeSkipIf(s3Available().reason)(
         )),
       ]
       for (const url of kept) expect([url, await anonymous(url)]).toEqual([url, 200])
-      const originals = kept.map((url) => `${publicUrl}/${url.slice(publicUrl.length + 1).replace(COPY, '')}`)
+      const originals = kept.map(
+        (url) => `${publicUrl}/${url.slice(publicUrl.length + 1).replace(COPY, '')}`,
+      )
 
       await setPublished(false)
       try {
@@ -289,9 +296,13 @@ describeSkipIf(s3Available().reason)(
         const viaLink = await get(`${linkPath}/media/${folderPath}`)
         expect(viaLink.status).toBe(200)
         await viaLink.arrayBuffer()
-        const revoked = await t.call('DELETE', `/api/videos/${video._id}/links/${made.json.data.link._id}`, {
-          token,
-        })
+        const revoked = await t.call(
+          'DELETE',
+          `/api/videos/${video._id}/links/${made.json.data.link._id}`,
+          {
+            token,
+          },
+        )
         expect(revoked.status).toBe(200)
         const afterRevoke = await get(`${linkPath}/media/${folderPath}`)
         await afterRevoke.arrayBuffer()
