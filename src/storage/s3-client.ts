@@ -129,18 +129,22 @@ export class BoundedHttpHandler extends FetchHttpHandler {
     const answerIn = working ? longAnswerMs : answerMs
     const what = `${request.method} ${request.path}`
     const { body } = request
+    let sent = request
     if (body instanceof Uint8Array || body instanceof Blob || body instanceof ReadableStream) {
-      request.body = watchedBody(
-        body,
-        () => wait(idleMs, `${what} took no byte`),
-        () => wait(answerIn, what),
-      )
+      // A copy of the request: the SDK may send the same one again on a retry, with its body whole.
+      sent = Object.assign(Object.create(Object.getPrototypeOf(request)), request, {
+        body: watchedBody(
+          body,
+          () => wait(idleMs, `${what} took no byte`),
+          () => wait(answerIn, what),
+        ),
+      })
       wait(idleMs, `${what} took no byte`)
     } else {
       wait(answerIn, what)
     }
     try {
-      const { response } = await super.handle(request, { abortSignal: controller.signal })
+      const { response } = await super.handle(sent, { abortSignal: controller.signal })
       clearTimeout(timer)
       if (response.body instanceof ReadableStream) {
         response.body = idleBounded(response.body, idleMs, (error) => controller.abort(error))
