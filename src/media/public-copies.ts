@@ -159,8 +159,11 @@ export function createPublicCopies(deps: PublicCopiesDeps): PublicCopies {
   async function makeCopy(row: Pick<CopyRow, 'copyId' | 'name'>): Promise<void> {
     if (!(await claim(row.copyId))) return
     const keys = await keysOfName(row.name)
+    // Nothing stored under the name (yet, or any more): the hold keeps it from being tried again
+    // at every change until it runs out, and nothing redirects to a copy that is not done.
+    if (keys.length === 0) return
     let renewedAt = Date.now()
-    let lost = keys.length === 0
+    let lost = false
     const queue = [...keys]
     const copier = async () => {
       for (let key = queue.shift(); key && !lost && !stopped; key = queue.shift()) {
@@ -186,7 +189,7 @@ export function createPublicCopies(deps: PublicCopiesDeps): PublicCopies {
       return
     }
     if (stopped) return
-    // Withdrawn meanwhile (or nothing to copy: the name's files are gone): what was written goes.
+    // Withdrawn meanwhile: what was written under the copy id goes.
     await db
       .update(publicCopies)
       .set({ state: 'withdrawing', claimedUntil: null })
