@@ -115,7 +115,8 @@ export function createPublicCopies(deps: PublicCopiesDeps): PublicCopies {
 
   async function withdraw(names: Iterable<string>): Promise<void> {
     const list = [...new Set(names)].filter(Boolean)
-    if (list.length === 0) return
+    // The disk has no copies (a start removed any row a bucket left): nothing to ask.
+    if (list.length === 0 || !keepsObjects) return
     const rows = await db
       .update(publicCopies)
       .set({ state: 'withdrawing', claimedUntil: null })
