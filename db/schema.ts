@@ -186,6 +186,32 @@ export const videoCaptions = pgTable(
   (t) => [uniqueIndex('video_captions_language_idx').on(t.videoId, t.language)],
 )
 
+/**
+ * Public copies in the bucket (docs/decisions/087): with MEDIA_PUBLIC_URL, a shown work's stream
+ * folder, thumbnail and logo, and the site's images, are copied to `public/<copy_id>/<key>`, the
+ * only prefix a bucket lets anyone read, and removed from there when the work is hidden. `name`
+ * is the folder or stored name; a row is written before its first object is copied, so every
+ * object under `public/` has a row while it may be needed. `state`: `copying` (a copier holds it
+ * until `claimed_until`), `done` (every object there: /media redirects to it), `withdrawing`
+ * (being removed; nothing redirects to it). At most one copy of a name is copying or done.
+ * Transient: a backup leaves it out, and a restored site makes its copies again.
+ */
+export const publicCopies = pgTable(
+  'public_copies',
+  {
+    copyId: text('copy_id').primaryKey(),
+    name: text('name').notNull(),
+    state: text('state', { enum: ['copying', 'done', 'withdrawing'] }).notNull(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('public_copies_live_idx').on(t.name).where(sql`${t.state} in ('copying', 'done')`),
+    index('public_copies_name_idx').on(t.name),
+    check('public_copies_state_check', sql`${t.state} in ('copying', 'done', 'withdrawing')`),
+  ],
+)
+
 export type AdminRow = typeof admins.$inferSelect
 export type VideoRow = typeof videos.$inferSelect
 

@@ -74,6 +74,9 @@ export async function createApp(config: Config): Promise<App> {
     // Before the first request: orphaned media, expired uploads, unsaved site images and log
     // entries past their retention go; the hourly jobs start.
     await startMedia(services.media, services.videos.sweepOrphans)
+    // A hidden work's copies at the bucket's public address go before the first request; the
+    // copies of shown works are made in the background (/media streams them meanwhile).
+    await services.publicCopies.reconcile({ copy: false })
     stopUploads = await startUploads(services.uploads)
     stopHousekeeping = await startHousekeeping(services)
     // Queued videos get their jobs; MEDIA_WORKERS workers start here (0: other processes work).
@@ -102,6 +105,7 @@ export async function createApp(config: Config): Promise<App> {
       stopHousekeeping()
       stopProcessing()
       stopSiteWatch()
+      await services.publicCopies.stop()
       // Before the database: a running job is failed for a later retry and its ffmpeg killed.
       await queue.stop()
       await services.auth.settle()

@@ -3,6 +3,7 @@
 import { TRPCError } from '@trpc/server'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { ZodError } from 'zod'
+import { StorageError, StorageTimeoutError } from './storage/types.ts'
 
 export type AppErrorCode =
   | 'BAD_REQUEST'
@@ -22,7 +23,13 @@ export class AppError extends TRPCError {
   }
 }
 
-export type PublicError = { status: number; message: string; field?: string }
+export type PublicError = {
+  status: number
+  message: string
+  field?: string
+  /** Seconds a client should wait before asking again (a Retry-After header). */
+  retryAfter?: number
+}
 
 const INTERNAL = 'Something went wrong. Please try again.'
 
@@ -46,7 +53,25 @@ export function toPublicError(error: unknown): PublicError {
     return { status: getHTTPStatusCodeFromError(error), message: error.message }
   }
   if (isDiskFull(error)) return { status: 507, message: STORAGE_FULL }
+  if (isStorageUnavailable(error)) {
+    return { status: 503, message: STORAGE_UNAVAILABLE, retryAfter: STORAGE_RETRY_SECONDS }
+  }
   return { status: 500, message: INTERNAL }
+}
+
+// The media store did not answer (a bucket that keeps silent past its limits, or out of reach):
+// the server is fine and the client may ask again soon. /media and tus answer with the same.
+export const STORAGE_UNAVAILABLE = 'The media storage is not answering. Please try again shortly.'
+export const STORAGE_RETRY_SECONDS = 5
+
+/** Whether `error`, or an error it wraps, is the media store not answering (docs/limits.md). */
+export function isStorageUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Object && depth < 8; depth++) {
+    // A StorageError with a code is a store out of reach (s3.ts); a timeout is one too.
+    if (e instanceof StorageError && (e instanceof StorageTimeoutError || 'code' in e)) return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
 }
 
 // A full disk or quota is the server's state, not a crash and not the client's fault: 507 says

@@ -155,6 +155,7 @@ export function createPaths(deps: {
     admin: async (req) => (await services.sessions.sessionOf(req)) !== null,
     captions: captionsOf,
     publicUrl: config.mediaPublicUrl,
+    publicCopy: (name) => services.publicCopies.copyOf(name),
   }
 
   async function route(

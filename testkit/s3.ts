@@ -2,7 +2,7 @@
 // the S3 engine tool kept beside the clone (a one-node Ceph RADOS Gateway), started once per
 // process. Its objects live in RAM, so every bucket made here is dropped with all it holds by the
 // test that made it.
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   AbortMultipartUploadCommand,
@@ -139,23 +139,30 @@ export function s3Env(config: S3Config): Record<string, string> {
   }
 }
 
+/** The bucket policy README.md prescribes for MEDIA_PUBLIC_URL: anyone may read `public/*`, nothing else. */
+export const publicReadPolicy = (bucket: string) =>
+  JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: '*',
+        Action: ['s3:GetObject'],
+        Resource: [`arn:aws:s3:::${bucket}/public/*`],
+      },
+    ],
+  })
+
 /**
- * Lets anyone read the bucket's public prefixes (`streams/`, `images/`), as a bucket behind a CDN
- * or served by its own public URL would; masters and tus uploads stay private. Returns the
- * bucket's public base URL (path-style).
+ * Applies the README's policy (`publicReadPolicy`), as a bucket behind a CDN or served by its own
+ * public URL would have it: the public copies are anyone's to read, the originals, masters and
+ * tus uploads stay private. Returns the bucket's public base URL (path-style).
  */
 export async function publishPublicPrefixes(config: S3Config): Promise<string> {
   const client = s3Client(config)
   const Bucket = config.bucket
   try {
-    const Resource = ['streams', 'images'].map((p) => `arn:aws:s3:::${Bucket}/${p}/*`)
-    const statement = { Effect: 'Allow', Principal: '*', Action: ['s3:GetObject'], Resource }
-    await client.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: JSON.stringify({ Version: '2012-10-17', Statement: [statement] }),
-      }),
-    )
+    await client.send(new PutBucketPolicyCommand({ Bucket, Policy: publicReadPolicy(Bucket) }))
   } finally {
     client.destroy()
   }
@@ -179,4 +186,98 @@ export async function bucketKeys(config: S3Config): Promise<string[]> {
     client.destroy()
   }
   return keys.sort()
+}
+
+/** An S3 engine of the test's own, whose gateway it may pause (never the shared one). */
+export type PausableEngine = {
+  /** The settings of a new, empty bucket on it (drop it with `dropBucket`). */
+  makeBucket(): Promise<S3Config>
+  /** SIGSTOP to its gateway: connections are taken but nothing answers. */
+  pause(): void
+  /** SIGCONT. */
+  resume(): void
+  /** Resumes and stops the engine, removing its folder's daemons (its logs stay). */
+  stop(): Promise<void>
+}
+
+/** A port nothing listens on now, from the kernel. */
+function freePort(): number {
+  const server = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const { port } = server
+  server.stop(true)
+  return port
+}
+
+/**
+ * Starts a second engine in a folder and on ports of its own, with the credentials the
+ * environment's engine has (the app reads them from the SDK's chain); `reason` says why it
+ * could not, in words CI refuses to see skipped ("the S3 engine …").
+ */
+export function startPausableEngine(): PausableEngine | { reason: string } {
+  if (!existsSync(ENGINE_SCRIPT)) {
+    return { reason: `no S3 server for a pausable gateway: ${ENGINE_SCRIPT} is missing` }
+  }
+  const ready = s3Available()
+  if (!ready.available) return { reason: ready.reason }
+  const dir = `/tmp/s3-engine-pausable-${process.pid}`
+  const env = {
+    ...process.env,
+    S3_ENGINE_DIR: dir,
+    S3_ENGINE_PORT: String(freePort()),
+    S3_ENGINE_MON_PORT: String(freePort()),
+    S3_ENGINE_MEM_MB: '512',
+    ...(process.env.AWS_ACCESS_KEY_ID
+      ? {
+          S3_ENGINE_ACCESS_KEY: process.env.AWS_ACCESS_KEY_ID,
+          S3_ENGINE_SECRET_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? '',
+        }
+      : {}),
+  }
+  const run = (command: string) =>
+    Bun.spawnSync(['bash', ENGINE_SCRIPT, command], {
+      env,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      timeout: 10 * 60_000,
+    })
+  const started = run('start')
+  if (started.exitCode !== 0) {
+    const said = started.stderr.toString().trim().split('\n').at(-1) ?? ''
+    return { reason: `the S3 engine for a pausable gateway did not start: ${said}` }
+  }
+  const endpoint = /^S3_ENDPOINT=(.*)$/m.exec(started.stdout.toString())?.[1]
+  const pid = Number(readFileSync(join(dir, 'pids', 'rgw.pid'), 'utf8').trim())
+  if (!endpoint || !Number.isInteger(pid)) {
+    run('stop')
+    return { reason: 'the S3 engine for a pausable gateway printed no endpoint or gateway pid' }
+  }
+  const region = settings().region
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => {
+    try {
+      process.kill(pid, name)
+    } catch {
+      // Gone already: nothing to pause or resume.
+    }
+  }
+  return {
+    async makeBucket() {
+      const bucket = `test-${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`
+      const config: S3Config = { bucket, endpoint, region, forcePathStyle: true }
+      const client = s3Client(config)
+      try {
+        await client.send(new CreateBucketCommand({ Bucket: bucket }))
+      } finally {
+        client.destroy()
+      }
+      return config
+    },
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
+    async stop() {
+      signal('SIGCONT')
+      run('stop')
+      rmSync(dir, { recursive: true, force: true })
+      rmSync(`${dir}.lock`, { force: true })
+    },
+  }
 }

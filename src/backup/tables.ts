@@ -10,9 +10,15 @@ import * as schema from '../../db/schema.ts'
 /**
  * Left out: sign-in rate limits are counters that expire within the hour, sessions and reset
  * links are live credentials a restored site should not honour (everyone signs in again).
+ * Public copies describe objects an archive does not hold (record 087): a restored site makes its own.
  * pg-boss's schema is not `public`: its jobs are rebuilt from the videos at start-up.
  */
-export const TRANSIENT_TABLES = ['rate_limits', 'sessions', 'password_reset_tokens'] as const
+export const TRANSIENT_TABLES = [
+  'rate_limits',
+  'sessions',
+  'password_reset_tokens',
+  'public_copies',
+] as const
 
 export type TableInfo = { name: string; columns: string[] }
 

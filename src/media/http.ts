@@ -3,10 +3,12 @@
 // for it, otherwise to an admin session or through a signed link (docs/decisions/058, 059). A
 // hidden work's files answer only to an admin session, under a signed prefix (/media/s/…), or
 // through a review link (/r/<token>/media/…, src/http/review-pages.ts): docs/decisions/064.
-// With a public base URL for the bucket, a shown work's public files answer with a redirect
-// there instead (record 073); everything checked per request keeps streaming through here.
+// With a public base URL for the bucket, a shown work's public files answer with a redirect to
+// their public copy there instead (records 073, 087), once the copy is complete; everything
+// checked per request keeps streaming through here.
 // A work's caption tracks are files of their own (/media/<name>.vtt, for a <track>) and, once
 // streams exist, a SUBTITLES group of its master (captions-http.ts); both follow the work's access.
+import { publicKey } from '../storage/keys.ts'
 import {
   type CaptionsLookup,
   mayBeCaptioned,
@@ -24,6 +26,10 @@ const PLAYLIST_CACHE = 'public, max-age=60'
 const MASTER_CACHE = 'private, no-cache'
 /** A hidden work's files: for the one browser that asked, checked again on every request. */
 export const PRIVATE_CACHE = 'private, no-cache'
+
+// A redirect names a public copy, and a work hidden and shown again gets new copies: a browser
+// keeps the redirect only briefly (the copy itself is cached as the file would be).
+const REDIRECT_CACHE = 'public, max-age=60'
 
 const MEDIA_PREFIX = '/media/'
 const SIGNED_PREFIX = /^s\/(\d{1,12})\/([A-Za-z0-9_-]{43})\/(.+)$/
@@ -44,6 +50,8 @@ export type MediaAccess = {
   captions: CaptionsLookup
   /** Set: the public base URL of the bucket's keys (no trailing slash), for public files. */
   publicUrl?: string | undefined
+  /** The id of a shown work's folder's or image's complete public copy, if any (record 087). */
+  publicCopy?: ((name: string) => Promise<string | undefined>) | undefined
 }
 
 /** Answers the request when its path is under /media/; undefined hands it on. */
@@ -97,8 +105,8 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
     const file = derivedFile(parts)
     if (!file) return notFound()
     const cache = file.key.endsWith('.m3u8') ? PLAYLIST_CACHE : IMMUTABLE
-    if (access.publicUrl) return redirect(access.publicUrl, file.key, cache)
-    return serveObject(request, store.storage, file.key, file.type, cache)
+    const copied = await redirectToCopy(access, parts[0]!, file.key)
+    return copied ?? serveObject(request, store.storage, file.key, file.type, cache)
   }
   const file = storedFile(name)
   if (!file) return notFound()
@@ -106,8 +114,9 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
   // Through here even with a public base URL: a <track> loads only from its page's origin.
   if (type === 'text/vtt') return serveObject(request, store.storage, key, WEBVTT_TYPE)
   if (!type.startsWith('video/')) {
-    if (access.publicUrl) return redirect(access.publicUrl, key, IMMUTABLE)
-    return serveObject(request, store.storage, key, type)
+    return (
+      (await redirectToCopy(access, name, key)) ?? serveObject(request, store.storage, key, type)
+    )
   }
 
   const search = new URL(request.url).searchParams
@@ -126,15 +135,25 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
 }
 
 /**
- * A shown work's public file, at the bucket's public URL. The redirect is cached as the file
- * would be: a key never changes its bytes, a playlist's redirect only as long as the playlist. A
- * master playlist's relative URIs then resolve under the same base, so renditions and segments
- * load from there too (the keys keep the app's folder layout under `streams/`).
+ * A shown work's public file, at its public copy under the bucket's public URL; undefined while
+ * it has no complete copy (the caller streams it). A master playlist's relative URIs resolve
+ * under the same copy, so renditions and segments load from there too (a copy keeps the app's
+ * folder layout).
  */
-function redirect(publicUrl: string, key: string, cacheControl: string): Response {
+async function redirectToCopy(
+  access: MediaAccess,
+  name: string,
+  key: string,
+): Promise<Response | undefined> {
+  if (!access.publicUrl || !access.publicCopy) return undefined
+  const copyId = await access.publicCopy(name)
+  if (!copyId) return undefined
   return new Response(null, {
     status: 302,
-    headers: { Location: `${publicUrl}/${key}`, 'Cache-Control': cacheControl },
+    headers: {
+      Location: `${access.publicUrl}/${publicKey(copyId, key)}`,
+      'Cache-Control': REDIRECT_CACHE,
+    },
   })
 }
 

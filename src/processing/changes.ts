@@ -5,7 +5,8 @@
 // that every committed write moves: the row count (deletes), and the sum over the rows of `xmin`,
 // the transaction that wrote each row's current version, so an insert or an update of any column
 // (an edit's title, the curated order, `published`) moves it; an uncommitted write is not seen.
-// The pipeline's writes also move `media_revision` (src/videos/rows.ts). The site
+// The pipeline's writes also move `media_revision` (src/videos/rows.ts), and the bucket's public
+// copies (record 087) move it too: a copy done or withdrawn elsewhere changes redirects. The site
 // content's versions are watched the same way, for servers sharing one database.
 import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../database.ts'
@@ -17,7 +18,9 @@ export const watchVideoChanges = (db: Db, onChange: () => void, everyMs = WATCH_
   watchFingerprint(
     db,
     sql`select count(*) || ':' || coalesce(sum(media_revision), 0) || ':'
-          || coalesce(sum(xmin::text::bigint), 0) as fingerprint from videos`,
+          || coalesce(sum(xmin::text::bigint), 0) || ':'
+          || (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from public_copies)
+          as fingerprint from videos`,
     onChange,
     everyMs,
   )

@@ -10,5 +10,6 @@ export function fail(error: unknown): Response {
   const pub = toPublicError(error)
   if (pub.status >= 500) logUnexpected('rest', error)
   const body = { status: 'error', message: pub.message, ...(pub.field ? { field: pub.field } : {}) }
-  return Response.json(body, { status: pub.status })
+  const headers = pub.retryAfter ? { 'Retry-After': String(pub.retryAfter) } : undefined
+  return Response.json(body, { status: pub.status, headers })
 }

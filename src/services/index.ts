@@ -8,6 +8,7 @@ import type { Database } from '../database.ts'
 import { createMailer } from '../mail/mailer.ts'
 import { createMasterLinks } from '../media/master-links.ts'
 import { createMediaPrefixes } from '../media/media-prefixes.ts'
+import { createPublicCopies } from '../media/public-copies.ts'
 import { mediaStore } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { mailFrom } from '../schemas/brand.ts'
@@ -39,6 +40,14 @@ export function createServices(
   const masterLinks = createMasterLinks(keys['media-links'])
   const prefixes = createMediaPrefixes(keys['media-links'])
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })
+  // What visitors may fetch, copied where the bucket lets anyone read (docs/decisions/087); it
+  // asks the videos and the site, which tell it of their changes.
+  const publicCopies = createPublicCopies({
+    db: database.db,
+    storage: media.storage,
+    publicUrl: config.mediaPublicUrl,
+    wanted: async () => new Set([...(await videos.publicNames()), ...(await site.imageNames())]),
+  })
   const videos = createVideosService({
     db: database.db,
     store: media,
@@ -46,6 +55,12 @@ export function createServices(
     queue,
     links: masterLinks,
     prefixes,
+    publicCopies,
+  })
+  const site = createSiteService({
+    db: database.db,
+    store: media,
+    imagesChanged: publicCopies.schedule,
   })
   const activity = createActivityService(database.db)
   return {
@@ -70,7 +85,9 @@ export function createServices(
       key: keys['review-links'],
     }),
     /** The public page's editable content and its images (docs/decisions/037). */
-    site: createSiteService({ db: database.db, store: media }),
+    site,
+    /** Copies of what visitors may fetch at the bucket's public address (docs/decisions/087). */
+    publicCopies,
     /** The append-only record of what admins did (record 042). */
     activity,
   }

@@ -4,7 +4,11 @@
 export class ReadCache {
   private answers = new Map<string, unknown>()
   private generation = 0
-  constructor(private readonly maxEntries = 200) {}
+  constructor(
+    private readonly maxEntries = 200,
+    /** Told of every invalidation, after the answers are gone. */
+    private readonly onInvalidate?: () => void,
+  ) {}
 
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (this.answers.has(key)) return this.answers.get(key) as T
@@ -26,5 +30,6 @@ export class ReadCache {
   invalidate(): void {
     this.generation++
     this.answers.clear()
+    this.onInvalidate?.()
   }
 }

@@ -116,14 +116,19 @@ const versionColumns = {
   createdAt: siteVersions.createdAt,
 }
 
-export function createSiteService(deps: { db: Db; store: MediaStore }) {
+export function createSiteService(deps: {
+  db: Db
+  store: MediaStore
+  /** Told when images are added or removed (the bucket's public copies follow, record 087). */
+  imagesChanged?: () => void
+}) {
   const { db, store } = deps
   const reads = new ReadCache(4)
 
+  const imageNames = async () =>
+    (await db.select({ names: siteImages.names }).from(siteImages)).flatMap((r) => r.names)
   // The start-up sweep of the media store keeps every file a site_images row names.
-  addHolder(store, async () =>
-    (await db.select({ names: siteImages.names }).from(siteImages)).flatMap((r) => r.names),
-  )
+  addHolder(store, imageNames)
 
   type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
@@ -243,6 +248,7 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
       store,
       gone.flatMap((r) => r.names),
     )
+    if (gone.length > 0) deps.imagesChanged?.()
     return gone.length
   }
 
@@ -340,6 +346,7 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
           })),
         }
         await db.insert(siteImages).values({ id, purpose, image, names, createdBy: actor.id })
+        deps.imagesChanged?.()
         return image
       } catch (error) {
         await removeNames(store, names)
@@ -350,6 +357,8 @@ export function createSiteService(deps: { db: Db; store: MediaStore }) {
     },
 
     cleanUp,
+    /** Every stored name of the site's images: all of them are for visitors. */
+    imageNames,
   }
 }
 

@@ -16,7 +16,7 @@ import {
   unlink,
 } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
-import { checkedKey, keyOfFolder, ownerOfKey } from './keys.ts'
+import { checkedKey, keyOfFolder, ownerOfKey, publicParts } from './keys.ts'
 import { type ListedObject, type Storage, type StorageBody, StorageError } from './types.ts'
 
 // File systems without hard links (some network and FUSE mounts) answer these to link().
@@ -80,6 +80,8 @@ export function diskStorage(root: string, scratch: string): Storage {
 
   /** The path of a key; throws for a key the store could not have made (no `..`, no strays). */
   function pathOf(key: string): string {
+    // Public copies exist for a bucket's public address; on disk one would share the original's path.
+    if (publicParts(key)) throw new StorageError(`the disk engine keeps no public copies: ${key}`)
     const { owner, below } = checkedKey(key)
     return join(root, owner, ...below)
   }

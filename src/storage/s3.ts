@@ -5,7 +5,13 @@ import { open } from 'node:fs/promises'
 import type { S3Client } from '@aws-sdk/client-s3'
 import type { S3Config } from '../config.ts'
 import { checkedKey, partsOfKey } from './keys.ts'
-import { type ObjectInfo, type Storage, type StorageBody, StorageError } from './types.ts'
+import {
+  type ObjectInfo,
+  type Storage,
+  type StorageBody,
+  StorageError,
+  StorageTimeoutError,
+} from './types.ts'
 
 // A part is held in memory while it is sent: size × parts in flight bounds a write's memory,
 // whatever the object's size (S3 allows 10,000 parts: 78 GiB at this size).
@@ -17,7 +23,7 @@ const DELETE_BATCH = 1000
 const CHECK_SECONDS = 10
 
 type Sdk = typeof import('@aws-sdk/client-s3')
-type Loaded = { sdk: Sdk; client: S3Client; partClient: S3Client }
+type Loaded = { sdk: Sdk; client: S3Client }
 
 type SdkError = Error & { code?: string; $metadata?: { httpStatusCode?: number } }
 const statusOf = (error: unknown) => (error as SdkError)?.$metadata?.httpStatusCode
@@ -36,6 +42,7 @@ export function causeOf(error: unknown): string {
     const what = name && name !== 'Unknown' && name !== 'Forbidden' ? ` ${name}` : ' Forbidden'
     return `403${what}: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`
   }
+  if (e instanceof StorageTimeoutError) return `no answer in ${e.seconds} s`
   if (name === 'AbortError' || name === 'TimeoutError') return `no answer in ${CHECK_SECONDS} s`
   if (e?.code) return e.code
   const message = String(e?.message ?? e).split('\n')[0] ?? ''
@@ -55,7 +62,9 @@ export function codeOf(error: unknown): string | undefined {
   if (name === 'NoSuchBucket' || (status === 404 && name === 'NotFound')) return 'NO_SUCH_BUCKET'
   if (name === 'CredentialsProviderError') return 'NO_CREDENTIALS'
   if (status === 403) return 'ACCESS_DENIED'
-  if (name === 'AbortError' || name === 'TimeoutError') return 'ETIMEDOUT'
+  if (e instanceof StorageTimeoutError || name === 'AbortError' || name === 'TimeoutError') {
+    return 'ETIMEDOUT'
+  }
   return typeof e?.code === 'string' && /^[A-Z0-9_]{2,40}$/.test(e.code) ? e.code : undefined
 }
 
@@ -178,19 +187,11 @@ export function s3Storage(s3: S3Config): Storage {
   let loading: Promise<Loaded> | undefined
   const load = () => {
     loading ??= (async () => {
-      const [sdk, { s3ClientConfig }, { FetchHttpHandler }] = await Promise.all([
+      const [sdk, { s3ClientConfig }] = await Promise.all([
         import('@aws-sdk/client-s3'),
         import('./s3-client.ts'),
-        import('@smithy/fetch-http-handler'),
       ])
-      const config = s3ClientConfig(s3)
-      return {
-        sdk,
-        client: new sdk.S3Client(config),
-        // Requests carrying a part go through fetch: Bun's node:http client holds about twice
-        // as much per request in flight, which doubled a write's memory (record 067).
-        partClient: new sdk.S3Client({ ...config, requestHandler: new FetchHttpHandler() }),
-      }
+      return { sdk, client: new sdk.S3Client(s3ClientConfig(s3)) }
     })()
     return loading
   }
@@ -246,7 +247,7 @@ export function s3Storage(s3: S3Config): Storage {
     first: Filled,
     buffers: Buffer[],
   ): Promise<void> {
-    const { sdk, client, partClient } = await load()
+    const { sdk, client } = await load()
     const created = await client.send(
       new sdk.CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: type }),
     )
@@ -255,7 +256,7 @@ export function s3Storage(s3: S3Config): Storage {
     let failure: { error: unknown } | undefined
     const send = async (buffer: Buffer, filled: Filled) => {
       const Body = buffer.subarray(0, filled.bytes)
-      const sent = await partClient.send(
+      const sent = await client.send(
         new sdk.UploadPartCommand({
           Bucket: bucket,
           Key: key,
@@ -316,7 +317,7 @@ export function s3Storage(s3: S3Config): Storage {
 
     async write(key, body: StorageBody, opts) {
       checkedKey(key)
-      const { sdk, partClient } = await load()
+      const { sdk, client } = await load()
       // A file that cannot be opened is the caller's error as it is.
       const source = 'path' in body ? await fileParts(body.path) : streamParts(body)
       const buffers = [takeBuffer()]
@@ -325,7 +326,7 @@ export function s3Storage(s3: S3Config): Storage {
         const first = await source.fill(buffers[0]!)
         const Body = buffers[0]!.subarray(0, first?.bytes ?? 0)
         if (!first || first.last) {
-          await partClient.send(
+          await client.send(
             new sdk.PutObjectCommand({
               Bucket: bucket,
               Key: key,
@@ -357,11 +358,11 @@ export function s3Storage(s3: S3Config): Storage {
       checkedKey(key)
       // Through fetch, as parts are written: the body arrives as a web stream that a Response
       // passes on natively, where node:http's chunks pile up for the collector under many readers.
-      const { sdk, partClient } = await load()
+      const { sdk, client } = await load()
       const Range = range ? `bytes=${range.start}-${range.end}` : undefined
       let got: import('@aws-sdk/client-s3').GetObjectCommandOutput
       try {
-        got = await partClient.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range }))
+        got = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range }))
       } catch (error) {
         if (isMissingKey(error)) return undefined
         // A range past the end reads as nothing, as a file's slice does.
@@ -430,13 +431,24 @@ export function s3Storage(s3: S3Config): Storage {
       } while (token)
     },
 
-    async copy(from, to) {
+    async copy(from, to, headers) {
       checkedKey(from)
       checkedKey(to)
       const { sdk, client } = await load()
       await client
         .send(
-          new sdk.CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: `${bucket}/${from}` }),
+          new sdk.CopyObjectCommand({
+            Bucket: bucket,
+            Key: to,
+            CopySource: `${bucket}/${from}`,
+            ...(headers
+              ? {
+                  MetadataDirective: 'REPLACE',
+                  ContentType: headers.type,
+                  CacheControl: headers.cacheControl,
+                }
+              : {}),
+          }),
         )
         .catch((error) => {
           if (isMissingKey(error)) throw new StorageError(`${where}: no ${from} to copy`)

@@ -6,6 +6,8 @@ export type StorageBody = ReadableStream<Uint8Array> | { path: string }
 
 export type ObjectInfo = { size: number; modified: Date; etag: string }
 
+export type CopyHeaders = { type: string; cacheControl: string }
+
 export type ListedObject = { key: string; size: number; modified: Date }
 
 export type Storage = {
@@ -24,8 +26,11 @@ export type Storage = {
   delete(keys: Iterable<string>): Promise<void>
   /** Every key under a prefix (`streams/<folder>/` for one folder), with its size and change. */
   list(prefix: string): AsyncIterable<ListedObject>
-  /** A copy inside the store, without passing the bytes through the app where the engine can. */
-  copy(from: string, to: string): Promise<void>
+  /**
+   * A copy inside the store, without passing the bytes through the app where the engine can;
+   * `headers` replace the copy's Content-Type and Cache-Control where the engine keeps them (s3).
+   */
+  copy(from: string, to: string, headers?: CopyHeaders): Promise<void>
   /** A path on this machine holding `key`'s bytes, when the engine keeps them there (disk). */
   localPath(key: string): string | undefined
   /** Answers when the store is reachable and usable; throws a one-line reason otherwise. */
@@ -39,4 +44,19 @@ export type Storage = {
 
 export class StorageError extends Error {
   override name = 'StorageError'
+}
+
+/**
+ * The store did not answer in time (docs/limits.md): a request with no answer, or a body that
+ * moved no byte, for its limit. Not retried by the S3 client: a store that kept silent that long
+ * is answered for with 503 and Retry-After (src/errors.ts), never waited on.
+ */
+export class StorageTimeoutError extends StorageError {
+  override name = 'StorageTimeoutError'
+  constructor(
+    what: string,
+    readonly seconds: number,
+  ) {
+    super(`${what}: no answer in ${seconds} s`)
+  }
 }

@@ -22,7 +22,6 @@ import { mkdtemp, open, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough, type Readable } from 'node:stream'
-import { FetchHttpHandler } from '@smithy/fetch-http-handler'
 import { type MetadataValue, S3Store } from '@tus/s3-store'
 import { ERRORS, type KvStore, Upload } from '@tus/server'
 import type { S3Config } from '../config.ts'
@@ -90,13 +89,9 @@ export class BucketUploadStore extends S3Store {
 
   constructor({ s3, expirationPeriodInMilliseconds, inUse }: BucketStoreOptions) {
     super({
-      s3ClientConfig: {
-        ...s3ClientConfig(s3),
-        bucket: s3.bucket,
-        // Through fetch, as the storage engine's parts go: Bun's node:http client holds about
-        // two copies of a part in flight (record 067). Parts go as files (`partBody`).
-        requestHandler: new FetchHttpHandler(),
-      },
+      // Through fetch, bounded, as the storage engine's requests go (s3-client.ts): Bun's
+      // node:http client holds about two copies of a part in flight (record 067).
+      s3ClientConfig: { ...s3ClientConfig(s3), bucket: s3.bucket },
       partSize: PART_BYTES,
       maxConcurrentPartUploads: PARTS_IN_FLIGHT,
       expirationPeriodInMilliseconds,

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
 import { ERRORS, type Locker, Metadata } from '@tus/server'
 import type { S3Config } from '../config.ts'
-import { isDiskFull, STORAGE_FULL } from '../errors.ts'
+import { isDiskFull, isStorageUnavailable, STORAGE_FULL, STORAGE_UNAVAILABLE } from '../errors.ts'
 import { CAPTIONS_UPLOAD_KIND } from '../schemas/captions.ts'
 import { fileKinds, kindAccepts, maxBytes, wrongTypeMessage } from '../schemas/file-rules.ts'
 import { MiB } from '../schemas/limits.ts'
@@ -177,6 +177,11 @@ export function createTusEndpoint(
       if (isDiskFull(error)) {
         console.error('[tus]', error)
         return refuse(507, STORAGE_FULL)
+      }
+      // The bucket kept silent past its limits (docs/limits.md): the client resumes later.
+      if (isStorageUnavailable(error)) {
+        console.error('[tus]', (error as Error).message)
+        return refuse(503, STORAGE_UNAVAILABLE)
       }
       const status = (error as { status_code?: number }).status_code
       if (status === 413) return tooLarge(req)

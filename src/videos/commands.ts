@@ -22,7 +22,7 @@ import { requeue, unprocessed } from './rows.ts'
 import { type VideoView, viewColumns } from './views.ts'
 
 export function createVideoCommands(ctx: VideosContext) {
-  const { db, store, queue, reads, adminView, find, titleAvailable } = ctx
+  const { db, store, queue, reads, adminView, find, titleAvailable, publicCopies } = ctx
   const captions = createCaptionCommands(ctx)
 
   async function assertTitleFree(title: string, exceptId?: string) {
@@ -39,6 +39,10 @@ export function createVideoCommands(ctx: VideosContext) {
     if (gone.length > 0) reads.invalidate()
     // Files go only now that the delete has committed (a single statement commits on its own).
     // A job still running for one of them finds no row when it ends and drops its outputs.
+    // Public copies first: what a visitor could reach goes before what only the app reads.
+    await publicCopies.withdraw(
+      gone.flatMap((row) => [...keysOf(row), row.streamsKey ?? []].flat()),
+    )
     await removeNames(
       store,
       gone.flatMap((row) => [...keysOf(row), ...row.captions.map((caption) => caption.key)]),
@@ -164,6 +168,7 @@ export function createVideoCommands(ctx: VideosContext) {
       )
       reads.invalidate()
       if (oldStreams !== null) queue.wake()
+      await publicCopies.withdraw([...replaced, oldStreams ?? []].flat())
       await removeNames(store, replaced)
       if (oldStreams) await removeFolders(store, [oldStreams])
       return adminView(row)
@@ -246,10 +251,16 @@ export function createVideoCommands(ctx: VideosContext) {
         .set({ published })
         .where(and(eq(videos.id, current.id), ne(videos.published, published)))
         .returning(viewColumns)
+      if (row) reads.invalidate()
       // Already so, or deleted meanwhile (find's 404).
-      if (!row) return { video: adminView(await find(current.id)), changed: false }
-      reads.invalidate()
-      return { video: adminView(row), changed: true }
+      const now = row ?? (await find(current.id))
+      // A hide answers once no copy of the work is left at the bucket's public address; hiding
+      // again finishes a removal the bucket did not answer before. Showing makes the copies in
+      // the background (the invalidation above asked for them): until then /media streams.
+      if (!now.published) {
+        await publicCopies.withdraw([...keysOf(now), now.streamsKey ?? []].flat())
+      }
+      return { video: adminView(now), changed: !!row }
     },
 
     async remove(id: string): Promise<number> {

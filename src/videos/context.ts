@@ -7,6 +7,7 @@ import type { Db } from '../database.ts'
 import { AppError } from '../errors.ts'
 import type { MasterLinks } from '../media/master-links.ts'
 import type { MediaPrefixes } from '../media/media-prefixes.ts'
+import type { PublicCopies } from '../media/public-copies.ts'
 import type { MediaStore } from '../media/store.ts'
 import type { MediaQueue } from '../processing/queue.ts'
 import { msg } from '../schemas/messages.ts'
@@ -22,6 +23,8 @@ export type VideosDeps = {
   links: Pick<MasterLinks, 'sign'>
   /** Signs the media URLs of hidden works in admins' answers (docs/decisions/064). */
   prefixes: MediaPrefixes
+  /** The bucket's public copies of shown works' files (docs/decisions/087). */
+  publicCopies: Pick<PublicCopies, 'withdraw' | 'schedule'>
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -33,7 +36,8 @@ export type VideosContext = ReturnType<typeof createVideosContext>
 
 export function createVideosContext(deps: VideosDeps) {
   const { db, prefixes } = deps
-  const reads = new ReadCache()
+  // Any change to the videos may change what visitors may fetch: the public copies follow.
+  const reads = new ReadCache(200, () => deps.publicCopies.schedule())
   // Admins' answers hold signed prefixes of the bucket they were made in: a new bucket makes
   // every kept answer stale, as a write does.
   let bucket = prefixes.bucket()

@@ -180,6 +180,25 @@ export function createVideoQueries(ctx: VideosContext) {
     },
 
     /**
+     * The stream folders, thumbnails and logos visitors may fetch: those of shown works (the
+     * complement of `privateNames` among the works, masters and captions aside). What the
+     * bucket's public copies are made of (docs/decisions/087); read fresh on every call.
+     */
+    async publicNames(): Promise<Set<string>> {
+      const rows = await db
+        .select({
+          streamsKey: videos.streamsKey,
+          thumbnailKey: videos.thumbnailKey,
+          brandLogoKey: videos.brandLogoKey,
+        })
+        .from(videos)
+        .where(and(eq(videos.published, true), ne(videos.status, 'failed')))
+      return new Set(
+        rows.flatMap((row) => [row.streamsKey ?? [], row.thumbnailKey, row.brandLogoKey].flat()),
+      )
+    },
+
+    /**
      * A work as its review page shows it, shown or hidden, with the folder and names its page
      * may fetch (never the master: that is for admins only); null when it is gone.
      */
