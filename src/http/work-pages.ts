@@ -2,7 +2,8 @@
 // (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a
 // Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
 // frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
-// address that shows no work (unknown, deleted, hidden, malformed) is the landing page as a 404.
+// address that shows no work (unknown, deleted, hidden, failed, without streams yet, malformed) is
+// the landing page as a 404.
 import { createHash } from 'node:crypto'
 import { mp4Size } from '../processing/ladder.ts'
 import { BRAND } from '../schemas/brand.ts'
@@ -69,8 +70,8 @@ export function createWorkPages(deps: Deps) {
     const title = `${video.title} — ${BRAND.name}`
     const description = describe(video)
     const image = absolute(video.thumbnailUrl)
-    // The MP4 once streams exist; until then the master, which is what visitors get too.
-    const content = absolute(video.mp4Url ?? video.videoUrl)
+    // A shown work has streams: its public `videoUrl` is the MP4, never the master.
+    const content = absolute(video.videoUrl)
     const { width, height } = playedSize(video)
     const meta = (attr: 'name' | 'property', key: string, value: string | number) =>
       `<meta ${attr}="${key}" content="${escapeHtml(String(value))}" />`
@@ -117,7 +118,7 @@ export function createWorkPages(deps: Deps) {
 
   /** The player a Twitter card frames: the only answer that may be shown inside another site. */
   async function embedPage(video: PublicVideoView): Promise<Response> {
-    const src = escapeHtml(video.mp4Url ?? video.videoUrl)
+    const src = escapeHtml(video.videoUrl)
     const reference = (await deps.site.publicSite()).playback.loudnessReference
     const gain = playbackGainDb(video.loudness?.integrated ?? null, reference)
     const level = gain < 0 ? ` data-loudness-level-db="${gain}"` : ' data-loudness-gain-db="0"'
@@ -156,7 +157,7 @@ export function createWorkPages(deps: Deps) {
         `      ${tag('video:thumbnail_loc', absolute(video.thumbnailUrl))}`,
         `      ${tag('video:title', video.title.slice(0, 100))}`,
         `      ${tag('video:description', describe(video).slice(0, 2048))}`,
-        `      ${tag('video:content_loc', absolute(video.mp4Url ?? video.videoUrl))}`,
+        `      ${tag('video:content_loc', absolute(video.videoUrl))}`,
         `      ${tag('video:player_loc', absolute(`/work/${video.slug}/embed`))}`,
         ...(video.duration !== null
           ? [`      ${tag('video:duration', String(Math.max(1, Math.round(video.duration))))}`]
@@ -219,8 +220,9 @@ export function createWorkPages(deps: Deps) {
 
   /**
    * The one answer for a work address that shows nothing to this visitor: no such work, one
-   * deleted, one hidden (bySlug gives only published works), or no valid slug at all. The
-   * landing page as a 404; null (the caller's own 404) when the page cannot be made.
+   * deleted, hidden, failed or still without streams (bySlug gives only shown works), or no valid
+   * slug at all. The landing page as a 404; null (the caller's own 404) when the page cannot be
+   * made.
    */
   function notShown(req: Request): Promise<Response | null> {
     return deps.pages.missing(req)
