@@ -32,9 +32,14 @@ const HOVER_INTENT_MS = 120
 export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   const [state, setState] = useState<TileState>('idle')
   const [previewing, setPreviewing] = useState(false)
-  // What the tile plays: the page's sources, or the work's current ones once those failed.
-  const [sources, setSources] = useState(video)
+  // What the tile plays: the work as the grid has it, or its current sources once those failed
+  // (until the grid brings a newer answer of its own).
+  const [recovered, setRecovered] = useState<{ from: PublicVideo; sources: PublicVideo } | null>(
+    null,
+  )
+  const sources = recovered?.from === video ? recovered.sources : video
   const playing = useRef(sources)
+  playing.current = sources
   const [unplayable, setUnplayable] = useState(false)
   // Each click may ask once for the current sources.
   const retried = useRef(false)
@@ -105,7 +110,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
         return
       }
       playing.current = fresh
-      setSources(fresh)
+      setRecovered({ from: video, sources: fresh })
       stream.current?.destroy()
       resumeAt.current = 0
       failed.current = false
