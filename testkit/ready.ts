@@ -130,10 +130,18 @@ export async function onServer<T>(
 }
 
 /**
- * A running server's works made ready (as `makeReady`), once its public list names their new
+ * A running server's works made ready (as `makeReady`), once its cached answers name their new
  * streams; returns their ids.
  */
 export async function readyServerWorks(server: RunningServer, ids?: string[]): Promise<string[]> {
+  const publicList = async () => {
+    const res = await fetch(`${server.url}/api/public/videos`)
+    return ((await res.json()) as { data: { videos: { _id: string; hlsUrl: string }[] } }).data
+      .videos
+  }
+  // Kept by the server from before the write: once it names the new streams, the server has
+  // dropped every answer it kept (it drops them all at once), a work's page and embed included.
+  await publicList()
   const done = await onServer(server, async (db, store) => {
     const rows = await readyRows(db, store, ids)
     if (rows.length === 0) return []
@@ -151,10 +159,7 @@ export async function readyServerWorks(server: RunningServer, ids?: string[]): P
   })
   const deadline = Date.now() + 15_000
   for (;;) {
-    const res = await fetch(`${server.url}/api/public/videos`)
-    const list = ((await res.json()) as { data: { videos: { _id: string; hlsUrl: string }[] } })
-      .data.videos
-    const shown = new Map(list.map((v) => [v._id, v.hlsUrl]))
+    const shown = new Map((await publicList()).map((v) => [v._id, v.hlsUrl]))
     const seen = (row: (typeof done)[number]) =>
       !row.published || shown.get(row.id)?.includes(`/${row.folder}/`)
     if (done.every(seen)) return done.map((row) => row.id)
