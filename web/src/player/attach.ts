@@ -46,7 +46,10 @@ function watchFatalErrors(hls: Hls, Hls: HlsClass, fallBack: (reason: string) =>
   let recoveredMedia = false
   hls.on(Hls.Events.ERROR, (_event, data) => {
     const code = data.response?.code
-    if (data.type === Hls.ErrorTypes.NETWORK_ERROR && (code === 404 || code === 410)) {
+    // A caption file is not the picture or the sound: hls.js carries on without it.
+    const captions =
+      data.details === Hls.ErrorDetails.SUBTITLE_LOAD_ERROR || data.frag?.type === 'subtitle'
+    if (data.type === Hls.ErrorTypes.NETWORK_ERROR && (code === 404 || code === 410) && !captions) {
       fallBack(`${data.details}: ${code}`)
       return
     }
