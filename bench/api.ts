@@ -4,6 +4,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { startServer } from '../testkit/server.ts'
 import { tusRaw } from '../testkit/tus.ts'
@@ -21,6 +22,9 @@ await seedVideos(server.url, token, [
   ...samples,
   ...samples.slice(0, 8).map((s, i) => ({ ...s, title: `${s.title} (cut ${i + 2})` })),
 ])
+// Visitors see a work once its streams exist (record 086): made ready at once, not after the
+// server's worker has processed all 20.
+await readyServerWorks(server)
 
 const publicUrl = `${server.url}/api/public/videos`
 const trpcUrl = `${server.url}/trpc/videos.list?input=${encodeURIComponent(JSON.stringify({ page: 1, limit: 10 }))}`

@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core'
 import { openDatabase } from '../src/database.ts'
 import { launchBrowser } from '../testkit/browser.ts'
 import { fixtures } from '../testkit/media.ts'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 
@@ -39,8 +40,10 @@ const loadavg = async () =>
 const server = await startServer({ MEDIA_WORKERS: '0' })
 const f = await fixtures()
 const { token } = await server.apiLogin()
-// One real upload: every seeded work shows its thumbnail and logo (the same files).
+// One real upload, processed: every seeded work shows its thumbnail and logo and names its
+// streams (the same files; visitors see a work once its streams exist, record 086).
 await uploadVideo(server.url, token, 'Work 0', f)
+await readyServerWorks(server)
 
 /** Adds works up to `total`, straight into the stopped server's database, then starts it again. */
 async function growTo(total: number, have: number) {
@@ -49,10 +52,10 @@ async function growTo(total: number, have: number) {
   await db.db.execute(sql`
     insert into videos (title, slug, description, video_key, video_type, video_size, thumbnail_key,
       thumbnail_type, thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, status,
-      position, created_at)
+      streams_key, position, created_at)
     select 'Work ' || g, 'work-' || g, 'A piece for a brand, with music and sound design by the studio.',
       v.video_key, v.video_type, v.video_size, v.thumbnail_key, v.thumbnail_type,
-      v.thumbnail_size, v.brand_logo_key, v.brand_logo_type, v.brand_logo_size, 'ready',
+      v.thumbnail_size, v.brand_logo_key, v.brand_logo_type, v.brand_logo_size, 'ready', v.streams_key,
       1000000 - g, timestamptz '2020-01-01' + g * interval '1 minute'
     from generate_series(${have}::int, ${total - 1}::int) as g,
       (select * from videos where title = 'Work 0') as v`)

@@ -71,6 +71,9 @@ async function growTo(total: number, have: number): Promise<void> {
       brandLogoSize: 4_000 + i,
       createdAt: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000),
       slug: `work-${i}`,
+      // Visitors see a work once its streams exist (record 086); the list reads no file.
+      status: 'ready' as const,
+      streamsKey: hex(),
     }
   })
   for (let i = 0; i < rows.length; i += 200) {

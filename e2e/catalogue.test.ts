@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage } from './support/browser.ts'
@@ -31,6 +32,8 @@ beforeAll(async () => {
   for (let n = 2; n <= WORKS; n += 3) {
     await Promise.all([n, n + 1, n + 2].filter((k) => k <= WORKS).map((k) => upload(token, k)))
   }
+  // Visitors see works once their streams exist (testkit/ready.ts: one run, stored per work).
+  await readyServerWorks(server)
   const all = (await (await fetch(`${server.url}/api/public/videos`)).json()) as {
     data: { videos: { title: string }[] }
   }

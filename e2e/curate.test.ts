@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openSignedInPage } from './support/browser.ts'
@@ -62,6 +63,8 @@ beforeEach(async () => {
     })
   }
   for (const title of ['Alpha', 'Beta', 'Gamma']) await upload(title)
+  // Visitors see works once their streams exist (testkit/ready.ts).
+  await readyServerWorks(server)
 }, 60_000)
 
 /** Titles as the visible layout lists them (the table at 1280 px, the cards at 375 px). */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { fixtures } from '../testkit/media.ts'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { testSkipIf } from '../testkit/skip.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage } from './support/browser.ts'
@@ -485,7 +486,8 @@ test(
   'a page whose text goes beyond English preloads the ext files and draws it in the brand face on a first visit',
   async () => {
     const title = 'Café Olé — Señor Bjørk'
-    await uploadVideo(seeded.server.url, seeded.token, title, await fixtures())
+    const { _id } = await uploadVideo(seeded.server.url, seeded.token, title, await fixtures())
+    await readyServerWorks(seeded.server, [_id])
     // `font-display: optional` draws a face only if it has arrived within its short block period,
     // which a loaded machine can miss on any one visit; the promise is that the preloads make it
     // arrive in time, so each try is a new first visit (an empty cache), up to three.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { fixtures } from '../testkit/media.ts'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
 
@@ -30,6 +31,8 @@ beforeAll(async () => {
     body: form,
   })
   if (res.status !== 201) throw new Error(`seed failed: ${res.status}`)
+  // Visitors see the work once its streams exist (the worker's or testkit/ready.ts's).
+  await readyServerWorks(server)
 }, 120_000)
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { openPage } from './support/browser.ts'
@@ -26,6 +27,8 @@ beforeAll(async () => {
   for (const title of [...TITLES, 'Unreleased Cut']) {
     ids.set(title, (await uploadVideo(server.url, token, title, f))._id)
   }
+  // Visitors see works once their streams exist (testkit/ready.ts).
+  await readyServerWorks(server)
   const hidden = await api('PUT', `/api/videos/${ids.get('Unreleased Cut')}/published`, {
     published: false,
   })

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'
 import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { readyServerWorks } from '../testkit/ready.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'
 import { axeViolations } from './support/axe.ts'
@@ -19,6 +20,8 @@ beforeAll(async () => {
   ;[server, f] = await Promise.all([startServer({ MEDIA_WORKERS: '0' }), fixtures()])
   const { token } = await server.apiLogin()
   await uploadVideo(server.url, token, 'Night Drive', f, 'A score for a car and its city.')
+  // Visitors see a work once its streams exist (testkit/ready.ts).
+  await readyServerWorks(server)
   browser = await launchBrowser()
 }, 120_000)
 

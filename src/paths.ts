@@ -147,7 +147,6 @@ export function createPaths(deps: {
   })
 
   const mediaAccess: MediaAccess = {
-    openMasters: () => services.videos.openMasters(),
     privateNames: () => services.videos.privateNames(),
     signed: async (name, search) => services.masterLinks.verify(name, search),
     prefixSigned: async (first, expires, signature) =>

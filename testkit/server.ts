@@ -96,6 +96,8 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
     dataDir: db.dataDir,
     /** Set when the tests run on TEST_DATABASE_URL's server (for processes beside this one). */
     databaseUrl: db.databaseUrl,
+    /** The environment it runs with (for processes beside it, as `bun run worker` would be). */
+    env: fullEnv as Record<string, string | undefined>,
     get pid() {
       return proc!.pid
     },

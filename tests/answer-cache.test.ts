@@ -1,5 +1,6 @@
 // Cached video reads stay behind the same access rules and show every write at once.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
+import { prepareOutputs, readyWorks } from '../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from './videos/support.ts'
 
@@ -9,6 +10,7 @@ let token: string
 beforeAll(async () => {
   t = await startTestApp()
   f = await fixtures()
+  await prepareOutputs(f.mp4)
 }, 120_000)
 afterAll(() => t?.stop(), 60_000)
 beforeEach(async () => {
@@ -23,14 +25,18 @@ const titles = async (tk: string | null) => {
   const body = (await res.json()) as { result: { data: { videos: { title: string }[] } } }
   return body.result.data.videos.map((v) => v.title)
 }
-const upload = (title: string) =>
-  send(
+/** An uploaded work, processed: visitors see works once their streams exist. */
+async function upload(title: string) {
+  const res = await send(
     t,
     'POST',
     '/api/videos/upload',
     token,
     form({ title }, { video: f.mp4, thumbnail: f.jpg, brandLogo: f.png }),
   )
+  await readyWorks(t, [res.json.data.video._id])
+  return res
+}
 
 test('a cached tRPC list still needs a session: 401 without one, even right after a hit', async () => {
   await upload('Cached One')

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type IncomingHttpHeaders, request } from 'node:http'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { type Fixtures, fixtures, plainMediaUrl } from '../testkit/media.ts'
+import { type Fixtures, fixtures } from '../testkit/media.ts'
+import { prepareOutputs, readyServerWorks, readyWorks } from '../testkit/ready.ts'
 import { startServer } from '../testkit/server.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { bytesOf, form, send, tusVia } from './videos/support.ts'
@@ -66,6 +67,7 @@ describe('through the fetch handler', () => {
   beforeAll(async () => {
     t = await startTestApp()
     f = await fixtures()
+    await prepareOutputs(f.mp4)
     token = await t.login()
     for (const title of ['Northern Lights', 'Harbour Session', 'Night Drive']) {
       const made = await send(
@@ -77,9 +79,11 @@ describe('through the fetch handler', () => {
       )
       expect(made.status).toBe(201)
       firstId ??= made.json.data.video._id
-      videoUrl = plainMediaUrl(made.json.data.video.videoUrl)
       thumbnailUrl = made.json.data.video.thumbnailUrl
     }
+    // Visitors see works once their streams exist; the media read here is a work's MP4.
+    await readyWorks(t)
+    videoUrl = (await t.call('GET', '/api/public/videos')).json.data.videos[0].videoUrl
   }, 120_000)
   afterAll(() => t?.stop(), 60_000)
 
@@ -322,6 +326,7 @@ describe('over TCP (Bun.serve) with a decoding Node client', () => {
 
   beforeAll(async () => {
     f = await fixtures()
+    await prepareOutputs(f.mp4)
     server = await startServer()
     token = (await server.apiLogin()).token
     for (const title of ['Coastline', 'Studio B Live', 'Foley Reel']) {
@@ -337,10 +342,10 @@ describe('over TCP (Bun.serve) with a decoding Node client', () => {
         body,
       })
       expect(res.status).toBe(201)
-      videoUrl = plainMediaUrl(
-        ((await res.json()) as { data: { video: { videoUrl: string } } }).data.video.videoUrl,
-      )
     }
+    await readyServerWorks(server)
+    const list = await (await fetch(`${server.url}/api/public/videos`)).json()
+    videoUrl = (list as { data: { videos: { videoUrl: string }[] } }).data.videos[0]!.videoUrl
   }, 120_000)
   afterAll(() => server?.stop(), 60_000)
 

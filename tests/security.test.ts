@@ -5,6 +5,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hashToken } from '../src/auth/tokens.ts'
 import { msg } from '../src/schemas/messages.ts'
+import { prepareOutputs, readyWorks } from '../testkit/ready.ts'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send, tusVia } from './videos/support.ts'
 
@@ -14,6 +15,7 @@ let token: string
 beforeAll(async () => {
   t = await startTestApp()
   f = await fixtures()
+  await prepareOutputs(f.mp4)
 }, 120_000)
 afterAll(() => t?.stop(), 60_000)
 beforeEach(async () => {
@@ -437,6 +439,8 @@ describe('V1 encoding: stored XSS payloads come back as data, never as markup', 
       ),
     )
     expect(res.status).toBe(201)
+    // Visitors see the work once its streams exist.
+    await readyWorks(t, [res.json.data.video._id])
     const list = await t.fetch('/api/public/videos')
     expect(list.headers.get('content-type')).toContain('application/json')
     const body = await list.json()

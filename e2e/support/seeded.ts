@@ -1,9 +1,11 @@
-// A built server seeded with sample works, and a Chromium to visit it: the setup of the browser
-// tests that look at the public page as a visitor finds it.
+// A built server seeded with sample works, processed (testkit/ready.ts: visitors see a work once
+// its streams exist), and a Chromium to visit it: the setup of the browser tests that look at the
+// public page as a visitor finds it.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { launchBrowser } from '../../testkit/browser.ts'
+import { readyServerWorks } from '../../testkit/ready.ts'
 import { makeSampleMedia, seedVideos } from '../../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../../testkit/server.ts'
 
@@ -19,6 +21,7 @@ export async function startSeeded(works: number, env?: Record<string, string>): 
   const [server, samples] = await Promise.all([startServer(env), makeSampleMedia(mediaDir, works)])
   const { token } = await server.apiLogin()
   await seedVideos(server.url, token, samples)
+  await readyServerWorks(server)
   const browser = await launchBrowser()
   return {
     server,

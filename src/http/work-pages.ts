@@ -2,12 +2,14 @@
 // (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a
 // Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
 // frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
-// address that shows no work (unknown, deleted, hidden, malformed) is the landing page as a 404.
+// address that shows no work (unknown, deleted, hidden, failed, without streams yet, malformed) is
+// the landing page as a 404.
 import { createHash } from 'node:crypto'
 import { mp4Size } from '../processing/ladder.ts'
 import { BRAND } from '../schemas/brand.ts'
 import { escapeHtml } from '../schemas/html.ts'
 import { playbackGainDb } from '../schemas/loudness.ts'
+import { CANNOT_PLAY } from '../schemas/public-page.ts'
 import { SLUG_PATTERN } from '../schemas/slug.ts'
 import type { SiteService } from '../services/site.ts'
 import type { PublicVideoView, VideosService } from '../videos/index.ts'
@@ -36,6 +38,17 @@ const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
 const LEVEL_SCRIPT =
   "for(const v of document.querySelectorAll('video[data-loudness-level-db]')){const w=Math.min(1,10**(Number(v.dataset.loudnessLevelDb)/20));try{v.volume=w}catch{}v.setAttribute('data-loudness-gain-db',Math.abs(v.volume-w)<0.001?v.dataset.loudnessLevelDb:'0')}"
 const LEVEL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(LEVEL_SCRIPT).digest('base64')}'`
+
+/**
+ * The embed's other script, in every embed: a framing page may outlive the work's files (a
+ * reprocess replaced them, the work was hidden or deleted). On the player's first error it asks
+ * for this embed again and takes its video if it names another file; otherwise, or when that
+ * fails too, it says the video cannot play instead of leaving a player that silently does
+ * nothing (docs/decisions/086). Allowed by its hash alone.
+ */
+const RECOVER_SCRIPT =
+  "const v=document.querySelector('video'),m=document.getElementById('cannot-play');let tried=false,wanted=false;v.addEventListener('play',()=>{wanted=true});v.addEventListener('error',async()=>{if(!tried){tried=true;try{const r=await fetch(location.href,{cache:'no-cache'});if(r.ok){const n=new DOMParser().parseFromString(await r.text(),'text/html').querySelector('video');const s=n&&n.getAttribute('src');if(s&&new URL(s,location.href).href!==v.src){v.innerHTML=n.innerHTML;v.poster=n.getAttribute('poster')||'';v.src=s;if(wanted)v.play().catch(()=>{});return}}}catch{}}v.removeAttribute('controls');m.hidden=false})"
+const RECOVER_SCRIPT_HASH = `'sha256-${createHash('sha256').update(RECOVER_SCRIPT).digest('base64')}'`
 
 /**
  * The frame size of what the page's player and `og:video` play: the MP4's, which the ladder
@@ -69,8 +82,8 @@ export function createWorkPages(deps: Deps) {
     const title = `${video.title} — ${BRAND.name}`
     const description = describe(video)
     const image = absolute(video.thumbnailUrl)
-    // The MP4 once streams exist; until then the master, which is what visitors get too.
-    const content = absolute(video.mp4Url ?? video.videoUrl)
+    // A shown work has streams: its public `videoUrl` is the MP4, never the master.
+    const content = absolute(video.videoUrl)
     const { width, height } = playedSize(video)
     const meta = (attr: 'name' | 'property', key: string, value: string | number) =>
       `<meta ${attr}="${key}" content="${escapeHtml(String(value))}" />`
@@ -117,11 +130,12 @@ export function createWorkPages(deps: Deps) {
 
   /** The player a Twitter card frames: the only answer that may be shown inside another site. */
   async function embedPage(video: PublicVideoView): Promise<Response> {
-    const src = escapeHtml(video.mp4Url ?? video.videoUrl)
+    const src = escapeHtml(video.videoUrl)
     const reference = (await deps.site.publicSite()).playback.loudnessReference
     const gain = playbackGainDb(video.loudness?.integrated ?? null, reference)
     const level = gain < 0 ? ` data-loudness-level-db="${gain}"` : ' data-loudness-gain-db="0"'
-    const script = gain < 0 ? `<script>${LEVEL_SCRIPT}</script>` : ''
+    const script = `${gain < 0 ? `<script>${LEVEL_SCRIPT}</script>` : ''}<script>${RECOVER_SCRIPT}</script>`
+    const hashes = gain < 0 ? `${LEVEL_SCRIPT_HASH} ${RECOVER_SCRIPT_HASH}` : RECOVER_SCRIPT_HASH
     // The work's captions for the player's CC menu (the MP4 carries none of its own).
     const tracks = video.captions
       .map(
@@ -129,15 +143,15 @@ export function createWorkPages(deps: Deps) {
           `<track kind="subtitles" srclang="${escapeHtml(c.language)}" label="${escapeHtml(c.label)}" src="${escapeHtml(c.url)}" />`,
       )
       .join('')
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"${level}>${tracks}</video>${script}</body></html>`
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${escapeHtml(video.title)} — ${escapeHtml(BRAND.name)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;object-fit:contain}#cannot-play{position:fixed;left:50%;top:50%;transform:translate(-50%,-50%);box-sizing:border-box;max-width:90%;margin:0;padding:16px 20px;border-radius:2px;background:rgba(8,8,10,.85);color:#fff;font:16px/1.4 system-ui,sans-serif;text-align:center}</style></head><body><video controls playsinline preload="metadata" poster="${escapeHtml(video.thumbnailUrl)}" src="${src}" aria-label="${escapeHtml(video.title)}"${level}>${tracks}</video><p id="cannot-play" role="alert" hidden>${escapeHtml(CANNOT_PLAY)}</p>${script}</body></html>`
     return markSecured(
       new Response(html, {
         headers: {
           'Content-Type': 'text/html; charset=utf-8',
           'Cache-Control': 'no-cache',
-          // Its own policy, complete: media and images from here, any framer, and no script but
-          // the levelling one, by its hash.
-          'Content-Security-Policy': `default-src 'none'; media-src ${deps.mediaSources}; img-src ${deps.mediaSources}; style-src 'unsafe-inline';${gain < 0 ? ` script-src ${LEVEL_SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'; frame-ancestors *`,
+          // Its own policy, complete: media and images from here, any framer, no script but its
+          // own by their hashes, and no request but for this embed again.
+          'Content-Security-Policy': `default-src 'none'; media-src ${deps.mediaSources}; img-src ${deps.mediaSources}; style-src 'unsafe-inline'; script-src ${hashes}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *`,
           'X-Content-Type-Options': 'nosniff',
           'Referrer-Policy': 'no-referrer',
         },
@@ -156,7 +170,7 @@ export function createWorkPages(deps: Deps) {
         `      ${tag('video:thumbnail_loc', absolute(video.thumbnailUrl))}`,
         `      ${tag('video:title', video.title.slice(0, 100))}`,
         `      ${tag('video:description', describe(video).slice(0, 2048))}`,
-        `      ${tag('video:content_loc', absolute(video.mp4Url ?? video.videoUrl))}`,
+        `      ${tag('video:content_loc', absolute(video.videoUrl))}`,
         `      ${tag('video:player_loc', absolute(`/work/${video.slug}/embed`))}`,
         ...(video.duration !== null
           ? [`      ${tag('video:duration', String(Math.max(1, Math.round(video.duration))))}`]
@@ -219,8 +233,9 @@ export function createWorkPages(deps: Deps) {
 
   /**
    * The one answer for a work address that shows nothing to this visitor: no such work, one
-   * deleted, one hidden (bySlug gives only published works), or no valid slug at all. The
-   * landing page as a 404; null (the caller's own 404) when the page cannot be made.
+   * deleted, hidden, failed or still without streams (bySlug gives only shown works), or no valid
+   * slug at all. The landing page as a 404; null (the caller's own 404) when the page cannot be
+   * made.
    */
   function notShown(req: Request): Promise<Response | null> {
     return deps.pages.missing(req)

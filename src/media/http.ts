@@ -1,6 +1,6 @@
 // /media/*: stored files and derived outputs from the store, with Range support. Streams,
-// thumbnails and logos of a shown work are for everyone; a master only while no streams exist
-// for it, otherwise to an admin session or through a signed link (docs/decisions/058, 059). A
+// thumbnails and logos of a shown work are for everyone; a master, in every state of its work,
+// only to an admin session or through a signed link (docs/decisions/059, 086). A
 // hidden work's files answer only to an admin session, under a signed prefix (/media/s/…), or
 // through a review link (/r/<token>/media/…, src/http/review-pages.ts): docs/decisions/064.
 // With a public base URL for the bucket, a shown work's public files answer with a redirect to
@@ -21,8 +21,8 @@ import { derivedFile, type MediaStore, storedFile } from './store.ts'
 // Playlists are small and read once per play: a short cache lets a fix to one reach players
 // soon. Segments, init segments and MP4s never change under their URL (a new run, a new folder).
 const PLAYLIST_CACHE = 'public, max-age=60'
-// A master's access changes under the same URL (its streams arrive): no shared cache may keep it,
-// and a browser asks again each time, so a master that closed to visitors stays closed.
+// A master answers only to an admin or a signed link: no shared cache may keep it, and a browser
+// asks again each time, so a session that ended or a link that expired gets nothing more.
 const MASTER_CACHE = 'private, no-cache'
 /** A hidden work's files: for the one browser that asked, checked again on every request. */
 export const PRIVATE_CACHE = 'private, no-cache'
@@ -36,8 +36,6 @@ const SIGNED_PREFIX = /^s\/(\d{1,12})\/([A-Za-z0-9_-]{43})\/(.+)$/
 
 /** Who may fetch what. */
 export type MediaAccess = {
-  /** The masters visitors may fetch now. */
-  openMasters(): Promise<ReadonlySet<string>>
   /** The folders and stored names of works visitors do not see (hidden, failed). */
   privateNames(): Promise<ReadonlySet<string>>
   /** Whether the URL's query signs this name (and has not expired). */
@@ -127,10 +125,9 @@ async function media(request: Request, pathname: string, store: MediaStore, acce
     if (res.ok) res.headers.set('Content-Disposition', 'attachment')
     return res
   }
+  // Never to visitors, whatever its work's state: public answers name streams and the MP4 only.
   // 404, not 401: a visitor learns nothing about which names exist.
-  if (!(await access.openMasters()).has(name) && !(await access.admin(request))) {
-    return notFound()
-  }
+  if (!(await access.admin(request))) return notFound()
   return serveObject(request, store.storage, key, type, MASTER_CACHE)
 }
 

@@ -37,3 +37,10 @@ export const LANDING_PAGE_SIZE = 12
 
 /** The id of the `<script type="application/json">` holding a server-rendered page's data. */
 export const PAGE_DATA_ID = 'page-data'
+
+/**
+ * What a public player says when neither the sources its page named nor the work's current ones
+ * play (a work hidden, deleted or being replaced): the tiles, the phone modal, a work's page, the
+ * embed (docs/public-site.md#when-a-video-cannot-play).
+ */
+export const CANNOT_PLAY = "This video can't be played right now."

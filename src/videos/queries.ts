@@ -1,7 +1,7 @@
 // The videos' reads: the admins' list, the public list (whole or in pages, with their cursors),
-// one work by id or address, the review page's work, the masters and names /media serves, and
+// one work by id or address, the review page's work, the names /media keeps from visitors, and
 // the counts. Each answer is kept in the shared read cache until the next change.
-import { and, asc, count, desc, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm'
 import { videoCaptions, videoSlugs, videos } from '../../db/schema.ts'
 import { AppError } from '../errors.ts'
 import type { FolderCaptions } from '../media/captions-http.ts'
@@ -13,7 +13,14 @@ import {
 } from '../schemas/video.ts'
 import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
-import { type PublicVideoView, toPublicView, toView, type VideoView, viewColumns } from './views.ts'
+import {
+  type PublicVideoView,
+  toPublicView,
+  toView,
+  type VideoView,
+  type ViewRow,
+  viewColumns,
+} from './views.ts'
 
 /** Where a page of the public list ends: the last work's place in the curated order. */
 type Cursor = { position: number; createdAt: string; id: string }
@@ -46,10 +53,26 @@ function decodeCursor(text: string): Cursor {
 /** Newest first: the admins' list's default order (docs/api.md). */
 const NEWEST = [desc(videos.createdAt), desc(videos.id)]
 /**
- * What visitors see: published works that have not failed. A failed video is the admins' to fix
- * or retry; its master, and any streams of an earlier run, stay out of every public answer.
+ * What visitors see: published works whose streams exist and that have not failed
+ * (docs/decisions/086). A work waiting for its first streams is not on the site at all, so no
+ * public answer ever names its master. A reprocess keeps naming the previous complete folder
+ * until the new one replaces it, so a work being reprocessed stays shown. A failed video is the
+ * admins' to fix or retry; any streams of an earlier run stay out of every public answer.
  */
-const VISIBLE = and(eq(videos.published, true), ne(videos.status, 'failed'))
+const VISIBLE = and(
+  eq(videos.published, true),
+  isNotNull(videos.streamsKey),
+  ne(videos.status, 'failed'),
+)
+
+/**
+ * A shown work as visitors get it: ready, since what they play is a complete folder (also while
+ * a reprocess makes the next one).
+ */
+const visitorView = (row: ViewRow): PublicVideoView => ({
+  ...toPublicView(toView(row)),
+  status: 'ready',
+})
 
 export function createVideoQueries(ctx: VideosContext) {
   const { db, reads, syncBucket, adminView, find, titleAvailable } = ctx
@@ -74,7 +97,7 @@ export function createVideoQueries(ctx: VideosContext) {
       .from(videos)
       .where(VISIBLE)
       .orderBy(...CURATED)
-    return { videos: rows.map((row) => toPublicView(toView(row))) }
+    return { videos: rows.map(visitorView) }
   }
 
   /**
@@ -106,7 +129,7 @@ export function createVideoQueries(ctx: VideosContext) {
     const page = rows.slice(0, limit)
     const last = page.at(-1)
     return {
-      videos: page.map((row) => toPublicView(toView(row))),
+      videos: page.map(visitorView),
       nextCursor:
         rows.length > limit && last
           ? encodeCursor({ position: last.position, createdAt: last.createdText, id: last.id })
@@ -132,21 +155,6 @@ export function createVideoQueries(ctx: VideosContext) {
 
     async get(id: string): Promise<VideoView> {
       return adminView(await find(id))
-    },
-
-    /**
-     * The masters visitors may fetch by their URL: those of videos whose streams do not exist
-     * yet and that have not failed, the only ones a public answer names (docs/decisions/058).
-     * Any other master answers only to an admin session or a signed link.
-     */
-    async openMasters(): Promise<ReadonlySet<string>> {
-      return reads.get('open-masters', async () => {
-        const rows = await db
-          .select({ videoKey: videos.videoKey })
-          .from(videos)
-          .where(and(isNull(videos.streamsKey), ne(videos.status, 'failed')))
-        return new Set(rows.map((row) => row.videoKey))
-      })
     },
 
     /**
@@ -273,7 +281,7 @@ export function createVideoQueries(ctx: VideosContext) {
           .select(viewColumns)
           .from(videos)
           .where(and(eq(videos.slug, slug), VISIBLE))
-        if (row) return { video: toPublicView(toView(row)) }
+        if (row) return { video: visitorView(row) }
         const [moved] = await db
           .select({ slug: videos.slug })
           .from(videoSlugs)

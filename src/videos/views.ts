@@ -1,5 +1,5 @@
 // The shapes in which a video leaves the server: the admins' answer and the public one (no edit
-// time, no progress, and never the master once streams exist).
+// time, no progress, and `videoUrl` the MP4: visitors never get the master).
 import { sql } from 'drizzle-orm'
 import { videoCaptions, videos } from '../../db/schema.ts'
 import { mediaUrl, streamsUrls } from '../media/store.ts'
@@ -13,7 +13,7 @@ export type VideoView = {
   _id: string
   title: string
   description: string
-  /** The master as uploaded (admins keep it; visitors get it only until streams exist). */
+  /** The master as uploaded (admins only; the public view names the MP4 here). */
   videoUrl: string
   thumbnailUrl: string
   brandLogoUrl: string
@@ -45,7 +45,7 @@ export type VideoView = {
   captions: CaptionTrack[]
 }
 
-/** What the public page needs: no edit time, no progress, and the master only until streams exist. */
+/** What the public page needs: no edit time, no progress, and `videoUrl` the MP4. */
 export type PublicVideoView = Pick<
   VideoView,
   | '_id'

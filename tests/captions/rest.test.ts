@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import { captionsMessages } from '../../src/schemas/captions.ts'
 import { msg } from '../../src/schemas/messages.ts'
 import { signedMediaUrl } from '../../testkit/media.ts'
+import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, fixtures, form, send, tusVia, uploadTrio } from '../videos/support.ts'
 import { captionFiles, captionsForm } from './support.ts'
@@ -17,6 +18,7 @@ const files = captionFiles()
 
 beforeAll(async () => {
   t = await startTestApp()
+  await prepareOutputs((await fixtures()).mp4)
 }, 120_000)
 afterAll(async () => {
   await t.stop()
@@ -92,6 +94,8 @@ describe('POST /api/videos/:id/captions', () => {
     expect(text).not.toContain('\r')
     expect(text).not.toContain('\uFEFF')
 
+    // Visitors see the work once its streams exist.
+    await readyWorks(t, [video._id])
     for (const answer of [
       (await answerOf(video._id)).data.video,
       (await t.call('GET', '/api/videos', { token })).json.data.videos[0],

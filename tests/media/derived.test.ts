@@ -38,7 +38,6 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }))
 
 // A shown work's derived files never ask who is calling: nobody may.
 const nobody = {
-  openMasters: async () => new Set<string>(),
   privateNames: async () => new Set<string>(),
   signed: async () => false,
   prefixSigned: async () => false,

@@ -1,7 +1,8 @@
 // What a file may claim, and who gets a master, through the real app with its own worker and real
 // ffmpeg: a few KB that claim ten hours fail at once with the reason while a real upload still
-// becomes ready; a failed video is gone from every public answer; once streams exist the master
-// answers only to an admin session or a signed link; a preview loop over its cap is not kept.
+// becomes ready; a failed video is gone from every public answer; a master answers only to an
+// admin session or a signed link, before and after its streams exist; a preview loop over its cap
+// is not kept.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
@@ -89,9 +90,10 @@ describe('a file that claims more than it holds', () => {
     const started = Date.now()
     const bad = await uploadVideo(fetch, token, tenHours, 'Ten Hours')
     const good = await uploadVideo(fetch, token, clip, 'Real Reel')
-    // Until its streams exist a video plays as uploaded: its master is open to anyone.
+    // Before its streams exist a video is not on the site, and its master is no visitor's.
     expect(good.status).not.toBe('ready')
-    expect((await page(plainMediaUrl(good.videoUrl))).status).toBe(200)
+    expect((await page(plainMediaUrl(good.videoUrl))).status).toBe(404)
+    expect((await page(plainMediaUrl(good.videoUrl), bearer())).status).toBe(200)
 
     const first = await watchVideo(fetch, token, bad._id, settled, { timeoutMs: 60_000 })
     expect(first.video.status).toBe('failed')

@@ -3,6 +3,7 @@
 // ones stay in the dashboard and leave the public list.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
+import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from './support.ts'
 
@@ -13,6 +14,7 @@ let token: string
 beforeAll(async () => {
   t = await startTestApp()
   f = await fixtures()
+  await prepareOutputs(f.mp4)
 }, 120_000)
 afterAll(() => t.stop())
 beforeEach(async () => {
@@ -21,10 +23,12 @@ beforeEach(async () => {
   token = await t.login()
 })
 
+/** An uploaded work, processed: visitors see works once their streams exist. */
 async function created(title: string): Promise<string> {
   const files = { video: f.mp4, thumbnail: f.jpg, brandLogo: f.png }
   const res = await send(t, 'POST', '/api/videos/upload', token, form({ title }, files))
   if (res.status !== 201) throw new Error(`${res.status} ${res.json.message}`)
+  await readyWorks(t, [res.json.data.video._id])
   return res.json.data.video._id
 }
 

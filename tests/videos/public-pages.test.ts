@@ -16,17 +16,20 @@ afterAll(() => t.stop())
 beforeEach(() => t.reset())
 
 /**
- * `n` works straight into the table (files are not read by the list). Positions come in runs of
- * three and creation times in runs of two, so every tie-breaker of the order is exercised.
+ * `n` ready works straight into the table (files are not read by the list; visitors see only
+ * works whose streams exist). Positions come in runs of three and creation times in runs of two,
+ * so every tie-breaker of the order is exercised.
  */
 async function addWorks(n: number, from = 0, hiddenEvery = 0) {
   await t.app.database.db.execute(sql`
     insert into videos (title, slug, video_key, video_type, video_size, thumbnail_key, thumbnail_type,
-      thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, position, published, created_at)
+      thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, position, published, created_at,
+      status, progress, streams_key)
     select 'Work ' || g, 'work-' || g, 'v' || g || '.mp4', 'video/mp4', 1, 't' || g || '.jpg', 'image/jpeg', 1,
       'l' || g || '.png', 'image/png', 1, g / 3,
       ${hiddenEvery}::int = 0 or g % ${hiddenEvery || 1}::int <> 0,
-      timestamptz '2026-01-01' + (g / 2) * interval '1.000001 second'
+      timestamptz '2026-01-01' + (g / 2) * interval '1.000001 second',
+      'ready', 100, md5('work-' || g)
     from generate_series(${from}::int, ${from + n - 1}::int) as g`)
   t.app.services.videos.invalidate()
 }
@@ -84,9 +87,11 @@ describe('GET /api/public/videos with 1,200 works', () => {
       for (let i = 0; i < 3; i++) {
         const res = await t.app.database.db.execute(sql`
           insert into videos (title, slug, video_key, video_type, video_size, thumbnail_key,
-            thumbnail_type, thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, position)
+            thumbnail_type, thumbnail_size, brand_logo_key, brand_logo_type, brand_logo_size, position,
+            status, progress, streams_key)
           select ${`New ${n}-${i}`}, ${`new-${n}-${i}`}, 'nv.mp4', 'video/mp4', 1, 'nt.jpg', 'image/jpeg', 1, 'nl.png',
-            'image/png', 1, coalesce(min(position), 1) - 1 from videos returning id`)
+            'image/png', 1, coalesce(min(position), 1) - 1, 'ready', 100, md5(${`new-${n}-${i}`})
+            from videos returning id`)
         expect(res.length ?? 1).toBeGreaterThan(0)
       }
       t.app.services.videos.invalidate()

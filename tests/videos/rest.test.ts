@@ -4,6 +4,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { msg } from '../../src/schemas/messages.ts'
 import { signedMediaUrl } from '../../testkit/media.ts'
+import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, mediaAndRows, send } from './support.ts'
 
@@ -14,6 +15,7 @@ let token: string
 beforeAll(async () => {
   t = await startTestApp()
   f = await fixtures()
+  await prepareOutputs(f.mp4)
 }, 120_000)
 afterAll(() => t.stop())
 beforeEach(async () => {
@@ -205,7 +207,10 @@ describe('reading', () => {
   })
 
   test('GET /api/public/videos: no sign-in, only what the page needs', async () => {
-    await created('Public one')
+    const { _id } = await created('Public one')
+    // Visitors see a work once its streams exist (docs/decisions/086).
+    expect((await t.call('GET', '/api/public/videos')).json.data.videos).toEqual([])
+    await readyWorks(t, [_id])
     const res = await t.call('GET', '/api/public/videos')
     expect(res.status).toBe(200)
     const [video] = res.json.data.videos
@@ -231,16 +236,16 @@ describe('reading', () => {
         'streamStart',
       ].sort(),
     )
-    // Until streams exist the public page plays the master, as before.
-    expect(video.videoUrl).toMatch(/^\/media\/[0-9a-f]{32}\.mp4$/)
+    // `videoUrl` is the MP4, never the master (docs/media.md).
+    expect(video.videoUrl).toMatch(/^\/media\/[0-9a-f]{32}\/video\.mp4$/)
     expect(video).toMatchObject({
-      status: 'queued',
-      hlsUrl: null,
-      mp4Url: null,
-      streamStart: null,
-      loudness: null,
+      _id,
+      status: 'ready',
+      mp4Url: video.videoUrl,
+      hlsUrl: expect.stringMatching(/^\/media\/[0-9a-f]{32}\/master\.m3u8$/),
       captions: [],
     })
+    expect(video.streamStart).not.toBeNull()
   })
 
   test('POST /api/videos/check-title: case-insensitive and trimmed', async () => {

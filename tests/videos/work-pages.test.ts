@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { isoDuration } from '../../src/http/work-pages.ts'
 import { plainMediaUrl } from '../../testkit/media.ts'
+import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { captionFiles, captionsForm } from '../captions/support.ts'
 import { type Fixtures, fixtures, form, send } from './support.ts'
@@ -35,6 +36,7 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html'), SHELL)
   t = await startTestApp({ WEB_DIST: dist })
   f = await fixtures()
+  await prepareOutputs(f.mp4)
 }, 120_000)
 afterAll(async () => {
   await t.stop()
@@ -46,6 +48,7 @@ beforeEach(async () => {
 })
 
 type Made = { _id: string; slug: string; thumbnailUrl: string; videoUrl: string }
+/** A work as visitors see it: uploaded and processed; `videoUrl` is its MP4, as theirs is. */
 async function created(title: string, description = ''): Promise<Made> {
   const files = { video: f.mp4, thumbnail: f.jpg, brandLogo: f.png }
   const res = await send(
@@ -56,9 +59,10 @@ async function created(title: string, description = ''): Promise<Made> {
     form({ title, description }, files),
   )
   if (res.status !== 201) throw new Error(`${res.status} ${res.json.message}`)
-  // An admin's answer names the master under a signed prefix; visitors' pages the plain address.
-  const video = res.json.data.video as Made
-  return { ...video, videoUrl: plainMediaUrl(video.videoUrl) }
+  const { _id } = res.json.data.video as Made
+  await readyWorks(t, [_id])
+  const video = (await t.call('GET', `/api/videos/${_id}`, { token })).json.data.video
+  return { ...video, videoUrl: plainMediaUrl(video.mp4Url) }
 }
 const rename = (id: string, title: string) =>
   t.call('PATCH', `/api/videos/${id}`, { token, body: { title } })
@@ -146,8 +150,10 @@ describe('the work page', () => {
     ]) {
       expect(html).toContain(`<meta property="${key}" content="${value}" />`)
     }
-    // No MP4 until the pipeline has made one: no og:video yet.
-    expect(html).not.toContain('og:video')
+    // A shown work has streams: og:video is its MP4, never the master.
+    expect(html).toContain(
+      `<meta property="og:video" content="https://studio.test${v.videoUrl}" />`,
+    )
     for (const [key, value] of [
       ['twitter:card', 'player'],
       ['twitter:player', 'https://studio.test/work/night-drive/embed'],
@@ -228,15 +234,22 @@ describe('the work page', () => {
     }
   })
 
-  test('the embed is a bare player that other sites may frame, with no script', async () => {
+  test('the embed is a bare player that other sites may frame, with only its own script', async () => {
     const v = await created('Framed')
     const res = await page('/work/framed/embed')
     expect(res.status).toBe(200)
     expect(res.text).toContain(
       `<video controls playsinline preload="metadata" poster="${v.thumbnailUrl}" src="${v.videoUrl}"`,
     )
-    expect(res.text).not.toContain('<script')
+    // One inline script, allowed by its hash: it asks for the embed again when the files fail.
+    const scripts = [...res.text.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!)
+    expect(scripts).toHaveLength(1)
+    expect(res.text).not.toContain('<script src')
+    const hash = new Bun.CryptoHasher('sha256').update(scripts[0]!).digest('base64')
+    expect(res.text).toContain(`<p id="cannot-play" role="alert" hidden>This video can&#39;t`)
     const csp = res.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain(`script-src 'sha256-${hash}';`)
+    expect(csp).toContain("connect-src 'self';")
     expect(csp).toContain('frame-ancestors *')
     expect(csp).toContain("default-src 'none'")
     expect(res.headers.get('x-frame-options')).toBeNull()

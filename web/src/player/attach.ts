@@ -36,10 +36,23 @@ export type AttachOptions = {
   loudnessReference?: number | null
 }
 
-/** hls.js's fatal errors after its own retries: one media-error recovery, then the MP4. */
+/**
+ * hls.js's fatal errors after its own retries: one media-error recovery, then the MP4. A file of
+ * the stream that answers 404 or 410 is gone (a reprocess removed its folder, the work was hidden
+ * or deleted: URLs never change their bytes), so the MP4 comes at once instead of after hls.js's
+ * retries, some 10 s of spinner (the player then asks for the current sources, recover.ts).
+ */
 function watchFatalErrors(hls: Hls, Hls: HlsClass, fallBack: (reason: string) => void) {
   let recoveredMedia = false
   hls.on(Hls.Events.ERROR, (_event, data) => {
+    const code = data.response?.code
+    // A caption file is not the picture or the sound: hls.js carries on without it.
+    const captions =
+      data.details === Hls.ErrorDetails.SUBTITLE_LOAD_ERROR || data.frag?.type === 'subtitle'
+    if (data.type === Hls.ErrorTypes.NETWORK_ERROR && (code === 404 || code === 410) && !captions) {
+      fallBack(`${data.details}: ${code}`)
+      return
+    }
     if (!data.fatal) return
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
       recoveredMedia = true
@@ -70,7 +83,8 @@ export function attachStream(
   // The stream cannot play (a fatal hls.js error): the MP4 carries on from the same moment, and
   // keeps playing if the stream was.
   const fallBack = (reason: string) => {
-    if (destroyed) return
+    // Several files may fail at once (the video's and the audio's): one fallback.
+    if (destroyed || !hls) return
     console.warn(`The stream stopped (${reason}); playing the MP4 instead`)
     const at = video.currentTime
     const wasPlaying = !video.paused

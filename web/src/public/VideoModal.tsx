@@ -1,8 +1,13 @@
 // Below 768 px a chosen video plays in this modal: native controls, autoplay, a close button,
 // Escape and outside tap to close, focus kept inside and given back to the tile afterwards.
-import { useEffect, useRef, useState } from 'react'
+// Sources that stopped answering are replaced once by the work's current ones; after that the
+// modal says the video cannot play (player/recover.ts).
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useRecoveringSources } from '../player/recover.ts'
 import { useAttachedStream } from '../player/use-stream.ts'
 import { useModalDialog } from '../ui/use-modal-dialog.ts'
+import { CannotPlay } from './CannotPlay.tsx'
+import { currentOf } from './current-work.ts'
 import { CloseIcon, Spinner } from './icons.tsx'
 import { isInterruptedPlay, logPlayFailure, playWithSoundIfAllowed } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
@@ -15,10 +20,16 @@ export function VideoModal({ video, onClose }: Props) {
   const closeRef = useRef<HTMLButtonElement>(null)
   const [loading, setLoading] = useState(true)
   const closed = useRef(false)
-  const onCloseRef = useRef(onClose)
-  onCloseRef.current = onClose
 
   useModalDialog(dialogRef, onClose)
+  const current = useMemo(() => currentOf(video), [video])
+  const { sources, unplayable, failed } = useRecoveringSources(video, current)
+
+  useEffect(() => {
+    if (!unplayable) return
+    setLoading(false)
+    logPlayFailure(video.title, videoRef.current?.error ?? new Error('No source could play'))
+  }, [unplayable, video.title])
 
   useEffect(() => {
     const player = videoRef.current
@@ -32,11 +43,10 @@ export function VideoModal({ video, onClose }: Props) {
   }, [])
 
   // The stream (or file) is attached once the dialog shows, then played with sound if allowed.
-  useAttachedStream(videoRef, video, (player) => {
+  useAttachedStream(videoRef, sources, (player) => {
     playWithSoundIfAllowed(player).catch((error: unknown) => {
       if (closed.current || isInterruptedPlay(error)) return
-      logPlayFailure(video.title, error)
-      onCloseRef.current()
+      failed()
     })
   })
 
@@ -71,12 +81,10 @@ export function VideoModal({ video, onClose }: Props) {
             disablePictureInPicture
             onPlaying={() => setLoading(false)}
             onWaiting={() => setLoading(true)}
-            onError={() => {
-              logPlayFailure(video.title, videoRef.current?.error)
-              onClose()
-            }}
-            className="max-h-full w-full bg-black"
+            onError={failed}
+            className={`max-h-full w-full bg-black ${unplayable ? 'invisible' : ''}`}
           />
+          {unplayable ? <CannotPlay /> : null}
           {loading && (
             <div
               role="status"

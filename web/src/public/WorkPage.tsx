@@ -1,11 +1,15 @@
 // A work's own page (/work/<slug>, record 052): the studio's header and contact footer around
 // the video, its title, description and brand. The server renders it with the tags link previews
 // read and puts its data in the page (page-data.ts), so nothing is fetched before it draws.
-import { Suspense, use, useRef, useState } from 'react'
+import { Suspense, use, useEffect, useRef, useState } from 'react'
+import { type CurrentSources, useRecoveringSources } from '../player/recover.ts'
 import { useAttachedStream } from '../player/use-stream.ts'
+import { CannotPlay } from './CannotPlay.tsx'
 import { ContactFooter } from './ContactFooter.tsx'
+import { workAt } from './current-work.ts'
 import { Header } from './Header.tsx'
 import { PlayIcon } from './icons.tsx'
+import { logPlayFailure } from './media.ts'
 import type { PublicVideo } from './publicVideos.ts'
 import { type PublicSite, publicSite } from './siteContent.ts'
 import { startAttribute } from './start-ahead.ts'
@@ -33,7 +37,7 @@ export function WorkPage({ video, site }: { video: PublicVideo; site?: PublicSit
             {video.title}
           </h1>
           <div className="mt-10">
-            <WorkPlayer video={video} />
+            <WorkPlayer video={video} current={currentPage} />
           </div>
           <div className="mt-10 grid gap-8 md:grid-cols-[1fr_auto] md:items-start">
             {video.description ? (
@@ -64,21 +68,31 @@ export function WorkPage({ video, site }: { video: PublicVideo; site?: PublicSit
   )
 }
 
+/** The work as this page shows it now: the page again, as the server renders it today. */
+const currentPage = () => workAt(location.pathname)
+
 function FetchedFooter() {
   return <ContactFooter content={use(publicSite())?.contact ?? null} />
 }
 
 /**
  * The poster and a play button; the stream is attached only on the click (hls.js is not part of
- * the page's first load), then plays with native controls.
+ * the page's first load), then plays with native controls. Sources that stopped answering are
+ * replaced once by `current`'s (none: the player says at once that it cannot play).
  */
-export function WorkPlayer({ video }: { video: PublicVideo }) {
+export function WorkPlayer({
+  video,
+  current,
+}: {
+  video: PublicVideo
+  current?: CurrentSources<PublicVideo>
+}) {
   const [started, setStarted] = useState(false)
   const ratio = `${video.width ?? 16} / ${video.height ?? 9}`
   return (
     <div className="relative overflow-hidden rounded-sm bg-black" style={{ aspectRatio: ratio }}>
       {started ? (
-        <Playing video={video} />
+        <Playing video={video} current={current} />
       ) : (
         <button
           type="button"
@@ -106,21 +120,43 @@ export function WorkPlayer({ video }: { video: PublicVideo }) {
   )
 }
 
-function Playing({ video }: { video: PublicVideo }) {
+function Playing({
+  video,
+  current,
+}: {
+  video: PublicVideo
+  current: CurrentSources<PublicVideo> | undefined
+}) {
   const ref = useRef<HTMLVideoElement>(null)
-  useAttachedStream(ref, video, (element) => {
-    element.play().catch((error: unknown) => console.warn('Playback did not start', error))
+  const { sources, unplayable, failed } = useRecoveringSources(video, current)
+  useAttachedStream(ref, sources, (element) => {
+    element.play().catch((error: unknown) => {
+      // Refused autoplay or a newer source: the controls are there to press.
+      if (error instanceof DOMException && error.name !== 'NotSupportedError') {
+        console.warn('Playback did not start', error)
+        return
+      }
+      failed()
+    })
   })
+  useEffect(() => {
+    if (unplayable)
+      logPlayFailure(video.title, ref.current?.error ?? new Error('No source could play'))
+  }, [unplayable, video.title])
   return (
-    // biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts)
-    <video
-      ref={ref}
-      poster={video.thumbnailUrl}
-      controls
-      playsInline
-      controlsList="nodownload"
-      aria-label={video.title}
-      className="absolute inset-0 size-full bg-black object-contain"
-    />
+    <>
+      {/* biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts) */}
+      <video
+        ref={ref}
+        poster={video.thumbnailUrl}
+        controls={!unplayable}
+        playsInline
+        controlsList="nodownload"
+        aria-label={video.title}
+        onError={failed}
+        className="absolute inset-0 size-full bg-black object-contain"
+      />
+      {unplayable ? <CannotPlay /> : null}
+    </>
   )
 }

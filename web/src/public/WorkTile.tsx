@@ -1,10 +1,15 @@
 // One work tile: thumbnail at rest, yellow brand overlay on hover (over the video's preview loop
-// where it has one), fullscreen playback of its stream on click.
+// where it has one), fullscreen playback of its stream on click. Sources the page named that no
+// longer answer are replaced once by the work's current ones; after that the tile says the
+// video cannot play (player/recover.ts).
 import { useEffect, useRef, useState } from 'react'
 import { type AttachedStream, attachStream } from '../player/attach.ts'
 import { hlsIfLoaded, prefetchHls } from '../player/load-hls.ts'
+import { freshSources } from '../player/recover.ts'
 import { needsHlsJs } from '../player/streams.ts'
 import { isMobileViewport } from '../ui/breakpoint.ts'
+import { CannotPlay } from './CannotPlay.tsx'
+import { currentOf } from './current-work.ts'
 import { claimEarlyStream } from './early-streams.ts'
 import { CloseIcon, LinkIcon, PlayIcon, Spinner } from './icons.tsx'
 import { canPreviewOnHover, isInterruptedPlay, logPlayFailure } from './media.ts'
@@ -27,6 +32,17 @@ const HOVER_INTENT_MS = 120
 export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   const [state, setState] = useState<TileState>('idle')
   const [previewing, setPreviewing] = useState(false)
+  // What the tile plays: the work as the grid has it, or its current sources once those failed
+  // (until the grid brings a newer answer of its own).
+  const [recovered, setRecovered] = useState<{ from: PublicVideo; sources: PublicVideo } | null>(
+    null,
+  )
+  const sources = recovered?.from === video ? recovered.sources : video
+  const playing = useRef(sources)
+  playing.current = sources
+  const [unplayable, setUnplayable] = useState(false)
+  // Each click may ask once for the current sources.
+  const retried = useRef(false)
   const frameRef = useRef<HTMLDivElement>(null)
   const videoRef = useRef<HTMLVideoElement>(null)
   const buttonRef = useRef<HTMLButtonElement>(null)
@@ -62,12 +78,57 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     }
   }
 
-  // play() rejecting and the element's error event can both report one failure: log it once.
+  /** Nothing left to try: logged, back to the thumbnail, and said on the tile. */
+  const giveUp = (error: unknown) => {
+    logPlayFailure(video.title, error)
+    backToIdle()
+    // The element starts afresh at the next click instead of keeping the source that failed.
+    stream.current?.destroy()
+    stream.current = null
+    videoRef.current?.removeAttribute('src')
+    videoRef.current?.load()
+    setUnplayable(true)
+  }
+
+  // play() rejecting and the element's error event can both report one failure: it counts once.
+  // The first of a click asks for the work's current sources and plays those if they differ.
   const fail = (error: unknown) => {
     if (failed.current) return
     failed.current = true
-    logPlayFailure(video.title, error)
-    backToIdle()
+    const player = videoRef.current
+    if (retried.current || !player) {
+      giveUp(error)
+      return
+    }
+    retried.current = true
+    const current = attempt.current
+    void freshSources(playing.current, currentOf(video)).then((fresh) => {
+      // Closed meanwhile (Escape, left fullscreen): nothing to say.
+      if (current !== attempt.current || !active.current) return
+      if (!fresh) {
+        giveUp(error)
+        return
+      }
+      playing.current = fresh
+      setRecovered({ from: video, sources: fresh })
+      stream.current?.destroy()
+      resumeAt.current = 0
+      failed.current = false
+      stream.current = attachStream(player, fresh)
+      startPlaying(player, stream.current, current)
+    })
+  }
+
+  /** play() once the stream is attached, unless attempt `current` is over by then. */
+  const startPlaying = (player: HTMLVideoElement, attached: AttachedStream, current: number) => {
+    const start = () => {
+      if (current !== attempt.current) return
+      player.play().catch((error: unknown) => {
+        if (current === attempt.current && !isInterruptedPlay(error)) fail(error)
+      })
+    }
+    if (attached.ready) void attached.ready.then(start)
+    else start()
   }
 
   useEffect(() => {
@@ -108,13 +169,13 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   // click (the grid's approach usually fetched it already). A visitor saving data gets nothing
   // before the click, here as in the page's first script.
   const intendsToPlay = () => {
-    if (needsHlsJs(video) && !savesData()) prefetchHls()
+    if (needsHlsJs(playing.current) && !savesData()) prefetchHls()
   }
 
   /** The element's stream: the one a press gave it before React was live, or a new one. */
   const streamFor = (player: HTMLVideoElement) =>
     claimEarlyStream(player, video.loudness?.integrated ?? null) ??
-    attachStream(player, video, { startAt: resumeAt.current })
+    attachStream(player, playing.current, { startAt: resumeAt.current })
 
   // Desktop: a press comes ~100 ms before its click; the tile's own element gets its stream then,
   // so the click finds it opened and its first segments appended (docs/decisions/076). A press
@@ -123,7 +184,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   const prepare = (event: React.PointerEvent) => {
     const player = videoRef.current
     if (event.button !== 0 || !player || state !== 'idle' || isMobileViewport()) return
-    if (!needsHlsJs(video) || !hlsIfLoaded() || savesData()) return
+    if (!needsHlsJs(playing.current) || !hlsIfLoaded() || savesData()) return
     stopPreview()
     player.preload = 'auto'
     stream.current ??= streamFor(player)
@@ -146,15 +207,17 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     const frame = frameRef.current
     const player = videoRef.current
     if (!frame || !player) return
+    setUnplayable(false)
     // docs/public-site.md: below 768 px a video opens in a modal instead of going fullscreen.
     if (isMobileViewport()) {
-      onOpenModal(video, buttonRef.current ?? frame)
+      onOpenModal(playing.current, buttonRef.current ?? frame)
       return
     }
     stopPreview()
     // Fullscreen, unmuted play() and the stream's source all start inside the click: fullscreen
     // and sound need the user's gesture, and Safari wants play() within it too.
     failed.current = false
+    retried.current = false
     active.current = true
     player.muted = false
     setState('loading')
@@ -164,15 +227,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     }
     player.preload = 'auto'
     stream.current ??= streamFor(player)
-    const current = ++attempt.current
-    const start = () => {
-      if (current !== attempt.current) return
-      player.play().catch((error: unknown) => {
-        if (current === attempt.current && !isInterruptedPlay(error)) fail(error)
-      })
-    }
-    if (stream.current.ready) void stream.current.ready.then(start)
-    else start()
+    startPlaying(player, stream.current, ++attempt.current)
   }
 
   const idle = state === 'idle'
@@ -228,8 +283,8 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
             type="button"
             onClick={play}
             // start-ahead.ts fetches this stream's start before the click.
-            data-stream={video.hlsUrl ?? undefined}
-            data-stream-start={startAttribute(video)}
+            data-stream={sources.hlsUrl ?? undefined}
+            data-stream-start={startAttribute(sources)}
             onPointerEnter={(event) => {
               intendsToPlay()
               if (event.pointerType === 'mouse') startPreview()
@@ -275,6 +330,8 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
         )}
 
         {idle && video.slug ? <ShareLink video={video} /> : null}
+
+        {idle && unplayable ? <CannotPlay /> : null}
 
         {state === 'loading' && (
           <div
