@@ -7,6 +7,7 @@ import { openDatabase } from '../src/database.ts'
 import { watchVideoChanges } from '../src/processing/changes.ts'
 import { createTestDatabase } from '../testkit/database.ts'
 import { fixtures } from '../testkit/media.ts'
+import { makeReady, onServer } from '../testkit/ready.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { describeSkipIf } from '../testkit/skip.ts'
 import { type UploadedVideo, uploadVideo } from '../testkit/upload.ts'
@@ -105,10 +106,12 @@ describeSkipIf(
     await a?.stop()
   }, 60_000)
 
-  test("a new work, a title edit and hiding a work on A show in B's cached list within a second", async () => {
+  test("a work made ready, a title edit and hiding a work on A show in B's cached list within a second", async () => {
     // B answers before each change, so its answer is cached when A changes it.
     expect(await publicTitles(b)).toEqual([])
     video = await uploadVideo(a.url, token, 'First cut', await fixtures())
+    // Visitors get a work once its streams exist: a pipeline's write on A's database.
+    await onServer(a, (db, store) => makeReady(db, store, [video._id]))
     expect(await timeUntil(b, (t) => t.includes('First cut'), FOLLOWS_WITHIN_MS)).toBeLessThan(
       FOLLOWS_WITHIN_MS,
     )
