@@ -16,7 +16,9 @@ let browser: Browser
 let session: { token: string; user: Record<string, string> }
 
 beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchBrowser()])
+  // No worker of its own: testkit/ready.ts makes the work ready, and a worker finishing after it
+  // would replace the streams a page has loaded.
+  ;[server, browser] = await Promise.all([startServer({ MEDIA_WORKERS: '0' }), launchBrowser()])
   session = await server.apiLogin()
   const f = await fixtures()
   const form = new FormData()
