@@ -178,12 +178,19 @@ const embeddedRun = withServer
     ]
   : unitDirs
 await ensureSystemDeps()
+// A test's own limit on a loaded machine (CI builds the Docker image beside the tests): bun's
+// default of 5 s failed tests that upload several files to the bucket, which take 1–2 s quietly.
+const serverTimeout = ['--timeout', '30000']
 // The two server runs go side by side: each waits on its database, ffmpeg and timers part of the
 // time, so together they take less than one after the other.
 await Promise.all([
-  run('server and unit tests (embedded database)', [process.execPath, 'test', ...embeddedRun], {
-    TEST_DATABASE_URL: '',
-  }),
+  run(
+    'server and unit tests (embedded database)',
+    [process.execPath, 'test', ...serverTimeout, ...embeddedRun],
+    {
+      TEST_DATABASE_URL: '',
+    },
+  ),
   withServer
     ? (async () => {
         await run(
@@ -191,6 +198,7 @@ await Promise.all([
           [
             process.execPath,
             'test',
+            ...serverTimeout,
             ...serverTests
               .filter(
                 (file) =>
@@ -204,6 +212,7 @@ await Promise.all([
         await run('server tests (PostgreSQL at TEST_DATABASE_URL)', [
           process.execPath,
           'test',
+          ...serverTimeout,
           ...serverTests
             .filter((file) => databaseKindTests.includes(file) || onPostgresOnly(file))
             .map((file) => `./${file}`),

@@ -427,7 +427,8 @@ describe('tus endpoint', () => {
 
   test('finished uploads expire too: tus ones and files registered from a multipart body', async () => {
     const shortDir = join(root, 'short-finished')
-    const short = createTusEndpoint(shortDir, 300)
+    // Long enough for the checks below on a loaded machine (a bucket's requests included).
+    const short = createTusEndpoint(shortDir, 3000)
     const req = (
       method: string,
       path: string,
@@ -461,7 +462,7 @@ describe('tus endpoint', () => {
       expect((await short.finished(id, 'alice')).ok).toBe(true)
     // Nothing is removed before its time.
     expect(await short.cleanUp()).toBe(0)
-    await Bun.sleep(400)
+    await Bun.sleep(3100)
     // Past its expiry an upload is not used even before the clean-up has run...
     for (const id of [idOf(path), registered]) {
       expect(await short.finished(id, 'alice')).toEqual({ ok: false, reason: 'missing' })
