@@ -45,7 +45,7 @@ const UPLOAD_BYTES = Number(process.env.STORAGE_UPLOAD_MB ?? 1024) * MiB
 const READERS = Number(process.env.STORAGE_READERS ?? 16)
 const CHECK_EVERY = Number(process.env.STORAGE_CHECK_EVERY ?? 8)
 const PIECE = 8 * MiB
-// The dashboard's chunk size (web/src/app/lib/tus.ts).
+// The dashboard's chunk size (web/src/app/videos/tus-uploads.ts).
 const CHUNK = 50 * MiB
 const SAMPLE_MS = 50
 const ROUNDS = Number(process.env.STORAGE_ROUNDS ?? 3)

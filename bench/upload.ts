@@ -13,7 +13,7 @@ import { tusRaw, tusUpload } from '../testkit/tus.ts'
 
 const GiB = 1024 ** 3
 const MB = 1e6
-// The dashboard's chunk size (web/src/app/lib/tus.ts); TUS_CHUNK_MB tries others.
+// The dashboard's chunk size (web/src/app/videos/tus-uploads.ts); TUS_CHUNK_MB tries others.
 const CHUNK = Number(process.env.TUS_CHUNK_MB ?? 50) * 1024 * 1024
 const sizes = (process.env.UPLOAD_SIZES_GIB ?? '1,2').split(',').map(Number)
 const work = await mkdtemp(join(tmpdir(), 'bench-upload-'))

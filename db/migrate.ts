@@ -1,6 +1,6 @@
 // `bun run db:migrate`: apply pending migrations to the configured database and exit.
 import { loadConfig } from '../src/config.ts'
-import { openDatabase, runMigrations } from '../src/database.ts'
+import { openDatabase, runMigrations } from '../src/db/database.ts'
 
 const config = loadConfig()
 const database = await openDatabase(config)

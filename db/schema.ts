@@ -15,7 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { videoStatuses } from '../src/schemas/video.ts'
+import { videoStatuses } from '../src/contract/video.ts'
 
 export const admins = pgTable(
   'admins',
@@ -66,7 +66,7 @@ export const passwordResetTokens = pgTable(
 /**
  * The sign-in and reset limits' counters and locks (rate-limiter-flexible's Drizzle store), one
  * table for every server on this database: `points` counted in the window that ends at `expire`.
- * Expired rows are deleted by src/auth/limit-store.ts (docs/decisions/062).
+ * Expired rows are deleted by src/accounts/limit-store.ts (docs/decisions/062).
  */
 export const rateLimits = pgTable(
   'rate_limits',
@@ -82,7 +82,7 @@ export const rateLimits = pgTable(
  * Numbers the media pipeline's writes to `videos` (status, progress, outputs). Each such write
  * sets the row's `media_revision` from it, so a server can notice another process's changes by
  * polling `count(*)` and `sum(media_revision)`: a committed write always moves the sum, and an
- * uncommitted one is not seen (src/processing/changes.ts).
+ * uncommitted one is not seen (src/db/changes.ts).
  */
 export const videoMediaRevision = pgSequence('video_media_revision')
 
@@ -217,7 +217,7 @@ export type VideoRow = typeof videos.$inferSelect
 
 /**
  * Keys the servers share, made once by the first that needs one (`media-links`: signs the
- * short-lived links to a master, src/media/master-links.ts). In the database, so every process
+ * short-lived links to a master, src/signing/master-links.ts). In the database, so every process
  * serving the same site signs and checks with the same key.
  */
 export const serverKeys = pgTable('server_keys', {
@@ -232,7 +232,7 @@ export const serverKeys = pgTable('server_keys', {
 
 /**
  * Every save of the public page's editable content is a new row; the newest is current. `content`
- * is the whole editable content (src/schemas/site.ts) with the images it names, so any row can be
+ * is the whole editable content (src/contract/site.ts) with the images it names, so any row can be
  * restored on its own. `kind`: a save, or an undo that restored `restoredFrom`.
  */
 export const siteVersions = pgTable('site_versions', {

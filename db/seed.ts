@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { count, eq } from 'drizzle-orm'
 import { createApp, StartupError } from '../src/app.ts'
 import { ConfigError, loadConfig } from '../src/config.ts'
-import { DatabaseLockedError } from '../src/db-lock.ts'
+import { DatabaseLockedError } from '../src/db/lock.ts'
 import { checkSampleMediaTools, makeSampleMedia, SampleMediaError } from './sample-media.ts'
 import { admins, videos } from './schema.ts'
 

@@ -1,16 +1,16 @@
 // The whole application behind one fetch function: database, migrations, media queue, services
-// and start-up work, composed; the path table is src/paths.ts. src/server.ts puts it on a port;
+// and start-up work, composed; the path table is src/api/routes.ts. src/server.ts puts it on a port;
 // tests call app.fetch directly.
+
+import { type AppFetch, createPaths } from './api/routes.ts'
 import type { Config } from './config.ts'
-import { type Database, duringStartup, openDatabase, runMigrations } from './database.ts'
-import { startMedia } from './media/index.ts'
-import { type AppFetch, createPaths } from './paths.ts'
-import { watchSiteChanges } from './processing/changes.ts'
+import { watchSiteChanges } from './db/changes.ts'
+import { type Database, duringStartup, openDatabase, runMigrations } from './db/database.ts'
 import { startProcessing } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
-import { startHousekeeping } from './services/housekeeping.ts'
-import { createServices, type Services } from './services/index.ts'
-import { loadServerKeys, type ServerKeys } from './services/server-keys.ts'
+import { createServices, type Services, startHousekeeping } from './services.ts'
+import { loadServerKeys, type ServerKeys } from './signing/server-keys.ts'
+import { startMedia } from './storage/media.ts'
 import { startUploads } from './uploads/index.ts'
 
 export type App = {

@@ -1,6 +1,7 @@
 // The only reader of process.env: parsed once with zod; a bad value stops start-up with one line.
+
+import { isIP } from 'node:net'
 import { z } from 'zod'
-import { parseProxyList } from './http/client-ip.ts'
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -117,6 +118,28 @@ const envSchema = z.object({
       return z.NEVER
     }),
 })
+
+/** An IP address's family for node:net; undefined for anything else. */
+export function addressFamily(address: string): 'ipv4' | 'ipv6' | undefined {
+  const v = isIP(address)
+  return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : undefined
+}
+
+/**
+ * Parses TRUSTED_PROXIES: addresses or CIDR ranges, separated by commas or spaces. Returns the
+ * entries, or the first one that is not an address or range (for the start-up message).
+ */
+export function parseProxyList(text: string): { ok: string[] } | { bad: string } {
+  const entries = text.split(/[\s,]+/).filter(Boolean)
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/')
+    const family = addressFamily(address)
+    const bits = family === 'ipv4' ? 32 : 128
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits)
+    if (!family || !validPrefix || rest.length) return { bad: entry }
+  }
+  return { ok: entries }
+}
 
 export type Config = {
   env: 'development' | 'production' | 'test'

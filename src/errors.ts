@@ -1,9 +1,8 @@
 // Expected failures: a typed code, a human message and, for form errors, the field. tRPC carries
-// them to the web app; src/rest/respond.ts maps them to REST answers. Nothing else invents codes.
+// them to the web app; src/http/respond.ts maps them to REST answers. Nothing else invents codes.
 import { TRPCError } from '@trpc/server'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { ZodError } from 'zod'
-import { StorageError, StorageTimeoutError } from './storage/types.ts'
 
 export type AppErrorCode =
   | 'BAD_REQUEST'
@@ -87,4 +86,24 @@ export function isDiskFull(error: unknown): boolean {
     e = (e as { cause?: unknown }).cause
   }
   return false
+}
+
+/** A storage engine refused or failed (src/storage/): a key it could not have made, a store out of reach. */
+export class StorageError extends Error {
+  override name = 'StorageError'
+}
+
+/**
+ * The store did not answer in time (docs/limits.md): a request with no answer, or a body that
+ * moved no byte, for its limit. Not retried by the S3 client: a store that kept silent that long
+ * is answered for with 503 and Retry-After (below), never waited on.
+ */
+export class StorageTimeoutError extends StorageError {
+  override name = 'StorageTimeoutError'
+  constructor(
+    what: string,
+    readonly seconds: number,
+  ) {
+    super(`${what}: no answer in ${seconds} s`)
+  }
 }

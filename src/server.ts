@@ -1,12 +1,12 @@
 // Wiring only: configuration, the app, Bun.serve, graceful shutdown.
 import { createApp, StartupError } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { explainDataDirError } from './data-dir.ts'
-import { DatabaseUnreachableError } from './database-wait.ts'
-import { DatabaseLockedError } from './db-lock.ts'
-import { limits } from './schemas/limits.ts'
+import { limits } from './contract/limits.ts'
+import { explainDataDirError } from './db/data-dir.ts'
+import { DatabaseLockedError } from './db/lock.ts'
+import { DatabaseUnreachableError } from './db/wait.ts'
+import { StorageError } from './errors.ts'
 import { createStorage } from './storage/index.ts'
-import { StorageError } from './storage/types.ts'
 
 // The REST multipart upload carries all three files in one body; tus chunks stay far below this.
 const MAX_BODY =

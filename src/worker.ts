@@ -3,14 +3,14 @@
 // DATABASE_URL it may run anywhere that shares DATA_DIR; on the embedded database it reaches the
 // database through the server's private socket, so it runs beside a running server, as its user.
 import { ConfigError, loadConfig } from './config.ts'
-import { connectDatabase } from './database.ts'
-import { DatabaseUnreachableError } from './database-wait.ts'
-import { EmbeddedNotServedError } from './embedded-socket.ts'
-import { ensureDirs, mediaStore } from './media/store.ts'
+import { connectDatabase } from './db/database.ts'
+import { EmbeddedNotServedError } from './db/embedded-socket.ts'
+import { DatabaseUnreachableError } from './db/wait.ts'
+import { StorageError } from './errors.ts'
 import { missingTools } from './processing/index.ts'
 import { type MediaQueue, startMediaQueue } from './processing/queue.ts'
 import { createStorage } from './storage/index.ts'
-import { StorageError } from './storage/types.ts'
+import { ensureDirs, mediaStore } from './storage/store.ts'
 
 // A lost socket: the server that serves the embedded database has stopped.
 const GONE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE'])

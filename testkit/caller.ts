@@ -1,8 +1,10 @@
 // Procedures called as the web app would, without HTTP: the app's own services, a session from a
 // bearer token, and the router's `createCallerFactory` caller (tRPC's createContextInner pattern).
-import { appRouter } from '../src/routers/index.ts'
-import type { Services } from '../src/services/index.ts'
-import { createCallerFactory, createContextInner } from '../src/trpc.ts'
+
+import { createContextInner } from '../src/api/context.ts'
+import { appRouter } from '../src/api/routers/index.ts'
+import { createCallerFactory } from '../src/api/trpc.ts'
+import type { Services } from '../src/services.ts'
 
 const createCaller = createCallerFactory(appRouter)
 

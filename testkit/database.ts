@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import bossPackage from 'pg-boss/package.json' with { type: 'json' }
 import postgres from 'postgres'
 import { loadConfig } from '../src/config.ts'
-import { migrationsFolder, openDatabase, runMigrations } from '../src/database.ts'
+import { migrationsFolder, openDatabase, runMigrations } from '../src/db/database.ts'
 import { startMediaQueue } from '../src/processing/queue.ts'
 
 const ROOT = join(import.meta.dir, '..', '.tmp')

@@ -10,11 +10,11 @@ import { join } from 'node:path'
 import { and, eq, inArray, isNull, or } from 'drizzle-orm'
 import { videos } from '../db/schema.ts'
 import { loadConfig } from '../src/config.ts'
-import { connectDatabase, type Db } from '../src/database.ts'
-import { type MediaStore, mediaStore, removeFolders } from '../src/media/store.ts'
+import { connectDatabase, type Db } from '../src/db/database.ts'
 import { type ProcessedVideo, processVideo } from '../src/processing/transcode.ts'
 import { createStorage } from '../src/storage/index.ts'
-import { keyOfName } from '../src/storage/keys.ts'
+import { keyOfName } from '../src/storage/layout.ts'
+import { type MediaStore, mediaStore, removeFolders } from '../src/storage/store.ts'
 import { markReady } from '../src/videos/rows.ts'
 
 type Outputs = { dir: string; result: ProcessedVideo }
@@ -114,7 +114,7 @@ type RunningServer = { url: string; env: Record<string, string | undefined> }
 /**
  * Runs `work` on a running server's database (through its socket when embedded) and media
  * storage, as `bun run worker` reaches them. The server notices writes to the videos within
- * about a second (src/processing/changes.ts).
+ * about a second (src/db/changes.ts).
  */
 export async function onServer<T>(
   server: RunningServer,

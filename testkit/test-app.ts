@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm'
 import { type App, createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { createStorage } from '../src/storage/index.ts'
-import { KEY_PREFIXES } from '../src/storage/keys.ts'
+import { KEY_PREFIXES } from '../src/storage/layout.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 import { dropBucket, makeBucket, s3Available, s3Env } from './s3.ts'
 

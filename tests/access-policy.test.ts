@@ -1,11 +1,11 @@
-// Every procedure's declared access (src/routers/policy.ts, read from its base procedure) against
+// Every procedure's declared access (src/api/policy.ts, read from its base procedure) against
 // what the real HTTP handler does: each procedure the router has, found from the router itself, is
 // called over /trpc by a super admin, a plain admin and nobody. A procedure re-protected, renamed
 // or newly added without the HTTP layer (the answer cache included) following fails here.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Access } from '../src/auth/guard.ts'
-import { appRouter } from '../src/routers/index.ts'
-import { policyOf, procedurePolicies } from '../src/routers/policy.ts'
+import type { Access } from '../src/accounts/guard.ts'
+import { policyOf, procedurePolicies } from '../src/api/policy.ts'
+import { appRouter } from '../src/api/routers/index.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { msg } from '../src/schemas/messages.ts'
+import { msg } from '../src/contract/messages.ts'
 import { ADMIN_EMAIL, startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { hashToken } from '../src/auth/tokens.ts'
-import { msg } from '../src/schemas/messages.ts'
+import { hashToken } from '../src/accounts/tokens.ts'
+import { msg } from '../src/contract/messages.ts'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp
@@ -314,7 +314,7 @@ describe('password reset', () => {
   })
 
   test('a garbage reset token is refused before any password is hashed', async () => {
-    const { ARGON2_OPTIONS } = await import('../src/auth/password.ts')
+    const { ARGON2_OPTIONS } = await import('../src/accounts/password.ts')
     const hash = spyOn(Bun.password, 'hash')
     try {
       const r = await t.call('POST', `/api/auth/reset-password/${'x'.repeat(43)}`, {
@@ -370,7 +370,7 @@ describe('cached sessions stay truthful', () => {
   })
 
   test('a cache entry lives at most its fresh time and never past the session end', async () => {
-    const { SessionCache } = await import('../src/auth/session-cache.ts')
+    const { SessionCache } = await import('../src/accounts/session-cache.ts')
     const cache = new SessionCache<string>(30_000)
     cache.set('a', { value: 'A', userId: 'u1', expiresAt: 60_000 }, 0)
     cache.set('b', { value: 'B', userId: 'u1', expiresAt: 10_000 }, 0)
@@ -388,8 +388,8 @@ describe('cached sessions stay truthful', () => {
   })
 
   test('requests that find a session stale share one database check; logout still wins', async () => {
-    const { createLucia } = await import('../src/auth/lucia.ts')
-    const { createAuthService } = await import('../src/services/auth.ts')
+    const { createLucia } = await import('../src/accounts/lucia.ts')
+    const { createAuthService } = await import('../src/accounts/sign-in.ts')
     const { createMailer } = await import('../src/mail/mailer.ts')
     const lucia = createLucia(t.app.database.authSql)
     let checks = 0

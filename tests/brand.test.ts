@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createStaticHandler } from '../src/http/static.ts'
+import { createStaticHandler } from '../src/pages/static.ts'
 import { ADMIN_EMAIL, startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp

@@ -16,7 +16,7 @@ import {
   negotiate,
 } from '../src/http/compress.ts'
 import { AnswerCache } from '../src/http/response-cache.ts'
-import { createStaticHandler } from '../src/http/static.ts'
+import { createStaticHandler } from '../src/pages/static.ts'
 
 const BIG = { items: Array.from({ length: 60 }, (_, i) => ({ id: i, title: `Work number ${i}` })) }
 const bigJson = () => Response.json(BIG)

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { admins } from '../db/schema.ts'
-import { TransactionWaitError } from '../src/database.ts'
+import { TransactionWaitError } from '../src/db/database.ts'
 import { type MediaQueue, startMediaQueue } from '../src/processing/queue.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 

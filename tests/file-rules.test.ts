@@ -9,7 +9,7 @@ import {
   requiredMessage,
   tooLargeMessage,
   wrongTypeMessage,
-} from '../src/schemas/file-rules.ts'
+} from '../src/contract/file-rules.ts'
 
 const MiB = 1024 * 1024
 

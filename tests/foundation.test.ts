@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.ts'
-import { openDatabase } from '../src/database.ts'
-import { DatabaseLockedError } from '../src/db-lock.ts'
+import { openDatabase } from '../src/db/database.ts'
+import { DatabaseLockedError } from '../src/db/lock.ts'
 import { testSkipIf } from '../testkit/skip.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 
@@ -255,7 +255,7 @@ describe('precompressed static files', () => {
     const html = '<!doctype html><title>x</title>'.repeat(20)
     await Bun.write(join(dist, 'index.html'), html)
     await Bun.write(join(dist, 'index.html.br'), Bun.gzipSync(Buffer.from(html))) // any bytes
-    const { createStaticHandler } = await import('../src/http/static.ts')
+    const { createStaticHandler } = await import('../src/pages/static.ts')
     const serve = createStaticHandler(dist)
     const br = await serve(new Request('http://x/', { headers: { 'accept-encoding': 'gzip, br' } }))
     expect(br.headers.get('content-encoding')).toBe('br')

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { CHECK_TIMEOUT_MS, createHealth } from '../src/http/health.ts'
+import { CHECK_TIMEOUT_MS, createHealth } from '../src/ops/health.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 let t: TestApp

@@ -4,8 +4,8 @@
 // text needs (joiners in emoji and in Persian, direction marks, flags' tag characters, variation
 // selectors) still passes and comes back unchanged.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { formatCharsMessage } from '../src/schemas/text.ts'
-import { defaultContent } from '../src/services/site-defaults.ts'
+import { formatCharsMessage } from '../src/contract/text.ts'
+import { defaultContent } from '../src/site/defaults.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 import { resetSite, save } from './site/support.ts'
 import { type Fixtures, fixtures, form } from './videos/support.ts'

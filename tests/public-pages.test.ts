@@ -1,4 +1,4 @@
-// How the server puts a rendered public page together (src/http/public-pages.ts), through the real
+// How the server puts a rendered public page together (src/pages/public.ts), through the real
 // fetch handler on a real database of both kinds: which paths get it, the data it carries (the
 // same as the API's answers), when its cached bytes are replaced, and what a page is without a
 // render bundle or with one that fails. The render bundle here is a file of this test's own that
@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createStaticHandler } from '../src/http/static.ts'
-import { escapeHtml } from '../src/schemas/html.ts'
+import { escapeHtml } from '../src/contract/html.ts'
+import { createStaticHandler } from '../src/pages/static.ts'
 import { prepareOutputs, readyWorks } from '../testkit/ready.ts'
 import { markEveryField, marked, PATTERNS } from '../testkit/stored-text.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'

@@ -13,11 +13,12 @@ import {
   test,
 } from 'bun:test'
 import { rateLimits } from '../db/schema.ts'
-import { LimitStore, SWEEP_EVERY_MS } from '../src/auth/limit-store.ts'
-import { type Attempt, AttemptLimits, type LimitOptions } from '../src/auth/rate-limit.ts'
-import { type Database, openDatabase, runMigrations } from '../src/database.ts'
-import { addressGroup, clientAddressResolver, parseProxyList } from '../src/http/client-ip.ts'
-import { SIGN_IN_LIMITS } from '../src/services/auth.ts'
+import { LimitStore, SWEEP_EVERY_MS } from '../src/accounts/limit-store.ts'
+import { type Attempt, AttemptLimits, type LimitOptions } from '../src/accounts/rate-limit.ts'
+import { SIGN_IN_LIMITS } from '../src/accounts/sign-in.ts'
+import { parseProxyList } from '../src/config.ts'
+import { type Database, openDatabase, runMigrations } from '../src/db/database.ts'
+import { addressGroup, clientAddressResolver } from '../src/http/client-ip.ts'
 import { createTestDatabase, type TestDatabase } from '../testkit/database.ts'
 
 let testDb: TestDatabase

@@ -1,10 +1,10 @@
 // Cached answers on two servers sharing one database: an edit made through one shows in the
 // other's public answers (the video list, the site content) within about a second, the period
-// of the change watches (src/processing/changes.ts), though the other server never saw the write.
+// of the change watches (src/db/changes.ts), though the other server never saw the write.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { openDatabase } from '../src/database.ts'
-import { watchVideoChanges } from '../src/processing/changes.ts'
+import { watchVideoChanges } from '../src/db/changes.ts'
+import { openDatabase } from '../src/db/database.ts'
 import { createTestDatabase } from '../testkit/database.ts'
 import { fixtures } from '../testkit/media.ts'
 import { makeReady, onServer } from '../testkit/ready.ts'
@@ -58,7 +58,7 @@ test('the change watch notices any committed write to the videos, whichever colu
   let stop = () => {}
   try {
     if (testDb.databaseUrl) {
-      const { runMigrations } = await import('../src/database.ts')
+      const { runMigrations } = await import('../src/db/database.ts')
       await runMigrations(database)
     }
     stop = watchVideoChanges(db, () => changes++, 50)

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { ReadCache } from '../src/services/read-cache.ts'
+import { ReadCache } from '../src/db/read-cache.ts'
 
 test('answers are reused until invalidated', async () => {
   const cache = new ReadCache()

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { resetPasswordMail } from '../src/mail/reset-mail.ts'
+import { resetPasswordMail } from '../src/accounts/reset-mail.ts'
 import { startTestApp, type TestApp } from '../testkit/test-app.ts'
 
 const ADDRESS = "o$&w$`n$'e$$r@studio.test"

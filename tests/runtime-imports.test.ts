@@ -12,10 +12,10 @@ const ROOT = join(import.meta.dir, '..')
 // SVG sanitiser's and the caption reader's workers are started by file URL, which no import names.
 const ENTRIES = [
   'src/server.ts',
-  'src/media/svg-worker.ts',
+  'src/site/svg-worker.ts',
   'src/captions/worker.ts',
   'src/worker.ts',
-  'src/reprocess.ts',
+  'src/processing/reprocess.ts',
   'src/backup/cli.ts',
   'db/seed.ts',
   'db/migrate.ts',

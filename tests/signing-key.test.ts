@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { sameBytes, signingKey } from '../src/media/signing-key.ts'
+import { sameBytes, signingKey } from '../src/signing/key.ts'
 
 const KEY = Buffer.alloc(32, 7).toString('base64url')
 const textOf = (expires: number) => `/media/x.mp4\n${expires}`

@@ -1,11 +1,11 @@
 // Several servers starting at once on one empty database: one applies the migrations (and makes
-// the first admin) while the others wait for it, then find nothing left to do (src/database.ts,
+// the first admin) while the others wait for it, then find nothing left to do (src/db/database.ts,
 // duringStartup).
 import { afterAll, expect } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
-import { migrationsFolder, openDatabase, runMigrations } from '../src/database.ts'
+import { migrationsFolder, openDatabase, runMigrations } from '../src/db/database.ts'
 import { createTestDatabase, sharedTestDatabase, type TestDatabase } from '../testkit/database.ts'
 import { testSkipIf } from '../testkit/skip.ts'
 

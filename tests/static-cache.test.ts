@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
-import { createStaticHandler } from '../src/http/static.ts'
+import { createStaticHandler } from '../src/pages/static.ts'
 
 let dist: string
 let serve: ReturnType<typeof createStaticHandler>

@@ -6,8 +6,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite'
-import { documentTitle } from '../src/schemas/brand.ts'
-import { escapeHtml, putInPlace } from '../src/schemas/html.ts'
+import { documentTitle } from '../src/contract/brand.ts'
+import { escapeHtml, putInPlace } from '../src/contract/html.ts'
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3000}`
 const proxied = ['/trpc', '/api', '/uploads', '/media', '/healthz']
@@ -81,7 +81,7 @@ function preloadFonts(faces: string[]): Plugin {
   }
 }
 
-/** The studio's name (src/schemas/brand.ts) in the HTML's title, from the one place it lives. */
+/** The studio's name (src/contract/brand.ts) in the HTML's title, from the one place it lives. */
 function brandTitle(): Plugin {
   return {
     name: 'brand-title',
@@ -96,8 +96,8 @@ function brandTitle(): Plugin {
 // one file with React inside, so the server needs no web dependency at run time.
 export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  // The one alias of tsconfig.base.json: the web app reaches the shared schemas through it.
-  resolve: { alias: { '@shared': fileURLToPath(new URL('../src/schemas', import.meta.url)) } },
+  // The one alias of tsconfig.base.json: the web app reaches the contract (the schemas both sides share) through it.
+  resolve: { alias: { '@contract': fileURLToPath(new URL('../src/contract', import.meta.url)) } },
   plugins: [
     react(),
     tailwindcss(),

@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { pack as tarPack } from 'tar-stream'
 import type { Config } from '../config.ts'
-import { KEY_PREFIXES, keyOfFolder, keyOfName, ownerOfKey } from '../storage/keys.ts'
+import { KEY_PREFIXES, keyOfFolder, keyOfName, ownerOfKey } from '../storage/layout.ts'
 import type { ListedObject, Storage } from '../storage/types.ts'
 import {
   BackupError,

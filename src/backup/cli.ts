@@ -2,10 +2,10 @@
 // standard error and exit status 1. A restore stopped by a signal, or by an error thrown outside
 // its own calls, undoes what it wrote before the process exits.
 import { ConfigError, loadConfig } from '../config.ts'
-import { DataDirError } from '../data-dir.ts'
-import { DatabaseUnreachableError } from '../database-wait.ts'
-import { DatabaseLockedError } from '../db-lock.ts'
-import { StorageError } from '../storage/types.ts'
+import { DataDirError } from '../db/data-dir.ts'
+import { DatabaseLockedError } from '../db/lock.ts'
+import { DatabaseUnreachableError } from '../db/wait.ts'
+import { StorageError } from '../errors.ts'
 import { BackupError } from './archive.ts'
 import { backup, defaultBackupName } from './backup.ts'
 import { restore } from './restore.ts'

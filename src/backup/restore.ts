@@ -14,9 +14,10 @@ import { join } from 'node:path'
 import type postgres from 'postgres'
 import { extract as tarExtract } from 'tar-stream'
 import type { Config } from '../config.ts'
-import { openDatabase, runMigrations } from '../database.ts'
-import { KEY_PREFIXES, ownerOfKey, partsOfKey } from '../storage/keys.ts'
-import { type Storage, StorageError } from '../storage/types.ts'
+import { openDatabase, runMigrations } from '../db/database.ts'
+import { StorageError } from '../errors.ts'
+import { KEY_PREFIXES, ownerOfKey, partsOfKey } from '../storage/layout.ts'
+import type { Storage } from '../storage/types.ts'
 import {
   BackupError,
   FORMAT_VERSION,

@@ -1,6 +1,6 @@
 // A caption file's bytes as text: bounded before anything is read, UTF-8 only, no binary, one
 // line ending. Every refusal names the line it found the problem on (1-based).
-import { CAPTIONS_MAX_BYTES, captionsMessages } from '../schemas/captions.ts'
+import { CAPTIONS_MAX_BYTES, captionsMessages } from '../contract/captions.ts'
 
 /** A caption file refused for what it holds: `line` is 1-based, or null for the file as a whole. */
 export class CaptionsError extends Error {

@@ -1,8 +1,8 @@
 // Caption files are read (SRT converted, WebVTT checked line by line) on a worker thread: a
 // 1 MB file of twenty thousand cues takes about 100 ms of CPU, which no other request should wait
 // behind. The size is bounded before the file is sent.
-import { captionsMessages } from '../schemas/captions.ts'
-import { offThread } from '../workers/thread.ts'
+import { captionsMessages } from '../contract/captions.ts'
+import { offThread } from '../parser-threads/thread.ts'
 import { CaptionsError, CaptionsTooLarge } from './text.ts'
 
 /** toWebVtt's answer as data; `problem: null` when the reader gave up on the file. */

@@ -1,6 +1,6 @@
 // The thread caption files are read on, away from the server's main thread (thread.ts). Errors
 // cross the thread as plain data; thread.ts makes them the caption errors again.
-import { answerOnThread } from '../workers/answer.ts'
+import { answerOnThread } from '../parser-threads/answer.ts'
 import { CaptionsError, CaptionsTooLarge, toWebVtt } from './index.ts'
 import type { ReadCaptions } from './thread.ts'
 

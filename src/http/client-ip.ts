@@ -3,33 +3,13 @@
 // the first other address is the client. Whatever a client writes further left is never read,
 // so a forged header gains nothing (ASVS 4.1.3).
 import { BlockList, isIP } from 'node:net'
+import { addressFamily } from '../config.ts'
 
 /** `::ffff:192.0.2.1` and `192.0.2.1` are one client. */
 function plain(address: string): string {
   const a = address.trim()
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a)
   return mapped ? mapped[1]! : a
-}
-
-function familyOf(address: string): 'ipv4' | 'ipv6' | undefined {
-  const v = isIP(address)
-  return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : undefined
-}
-
-/**
- * Parses TRUSTED_PROXIES: addresses or CIDR ranges, separated by commas or spaces. Returns the
- * entries, or the first one that is not an address or range (for the start-up message).
- */
-export function parseProxyList(text: string): { ok: string[] } | { bad: string } {
-  const entries = text.split(/[\s,]+/).filter(Boolean)
-  for (const entry of entries) {
-    const [address = '', prefix, ...rest] = entry.split('/')
-    const family = familyOf(address)
-    const bits = family === 'ipv4' ? 32 : 128
-    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits)
-    if (!family || !validPrefix || rest.length) return { bad: entry }
-  }
-  return { ok: entries }
 }
 
 /** A function from the socket's peer address and X-Forwarded-For to the client's address. */
@@ -39,13 +19,13 @@ export function clientAddressResolver(trustedProxies: readonly string[]) {
   const trusted = new BlockList()
   for (const entry of trustedProxies) {
     const [address = '', prefix] = entry.split('/')
-    const family = familyOf(address)
+    const family = addressFamily(address)
     if (!family) continue
     if (prefix === undefined) trusted.addAddress(address, family)
     else trusted.addSubnet(address, Number(prefix), family)
   }
   const isTrusted = (address: string) => {
-    const family = familyOf(address)
+    const family = addressFamily(address)
     return family !== undefined && trusted.check(address, family)
   }
   return (peer: string, forwardedFor?: string | null): string => {
@@ -55,7 +35,7 @@ export function clientAddressResolver(trustedProxies: readonly string[]) {
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i]!
       // A hop that is not an address was not written by a proxy we know: stop at the last good one.
-      if (!familyOf(hop)) return client
+      if (!addressFamily(hop)) return client
       client = hop
       if (!isTrusted(hop)) return hop
     }

@@ -2,7 +2,7 @@
 // in it. Stored answers are encoded once, off the main thread, at a quality worth keeping
 // (src/http/response-cache.ts); other JSON answers are encoded here per request, at the cheapest.
 // Media, tus and static files never come here: media and tus bodies stream (and Range counts
-// bytes of the identity file), and the built files have .br/.gz twins (src/http/static.ts).
+// bytes of the identity file), and the built files have .br/.gz twins (src/pages/static.ts).
 import { promisify } from 'node:util'
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib'
 

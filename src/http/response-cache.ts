@@ -3,7 +3,7 @@
 // encoding. `version()` is the source's change counter; an ETag lets clients revalidate (304).
 // Answers over ~1 KB are also kept in brotli and gzip, each encoded once per entry on first
 // demand, with an ETag per encoding, so compression costs nothing per request.
-// Callers decide what may be cached and check access before asking (see src/paths.ts).
+// Callers decide what may be cached and check access before asking (see src/api/routes.ts).
 import {
   type Bytes,
   type Encoded,

@@ -1,9 +1,10 @@
 // The processing side of the app, once the queue is up: jobs for videos still waiting (a start
 // after a crash, or after the migration that brought the pipeline), this process's workers, and
 // the watch that keeps cached answers in step with other processes' work.
-import type { Db } from '../database.ts'
-import type { MediaStore } from '../media/store.ts'
-import { watchVideoChanges } from './changes.ts'
+
+import { watchVideoChanges } from '../db/changes.ts'
+import type { Db } from '../db/database.ts'
+import type { MediaStore } from '../storage/store.ts'
 import type { MediaQueue } from './queue.ts'
 
 export async function startProcessing(deps: {

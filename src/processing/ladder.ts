@@ -1,8 +1,15 @@
-// The encoding profiles, in one place: which renditions a source gets, how each is encoded and
-// cut into segments, the shared audio rendition, the MP4 and the preview loop. Change a number
-// here and `media:reprocess` re-runs every video with it. Measurements behind the choices:
+// The encoding profiles, in one place: how each rendition is encoded and cut into segments, the
+// shared audio rendition, the MP4 and the preview loop. Which renditions a source gets, and their
+// names, are the media layout's (src/storage/layout.ts). Change a number here and
+// `media:reprocess` re-runs every video with it. Measurements behind the choices:
 // docs/decisions/036 and bench/README.md (processing).
-import { RENDITION_FILES } from '../media/outputs.ts'
+import {
+  AUDIO_DIR,
+  RENDITION_FILES,
+  type RenditionSize,
+  RUNG_SHORT_SIDES,
+  renditionSizes,
+} from '../storage/layout.ts'
 
 /**
  * x264 preset for the ladder. `veryfast` costs 125–131 CPU-s for a 40 s 1080p master on this
@@ -12,20 +19,19 @@ import { RENDITION_FILES } from '../media/outputs.ts'
 export const PRESET = 'superfast'
 
 type RungProfile = {
-  /** The rung's short side in pixels (its height for landscape, its width for portrait). */
-  short: number
   /** Target, peak and VBV buffer in bit/s. */
   bitrate: number
   maxrate: number
   bufsize: number
 }
 
-export const RUNGS: readonly RungProfile[] = [
-  { short: 1080, bitrate: 5_000_000, maxrate: 5_350_000, bufsize: 10_000_000 },
-  { short: 720, bitrate: 3_000_000, maxrate: 3_210_000, bufsize: 6_000_000 },
-  { short: 480, bitrate: 1_200_000, maxrate: 1_284_000, bufsize: 2_400_000 },
-  { short: 360, bitrate: 600_000, maxrate: 642_000, bufsize: 1_200_000 },
-]
+/** Each standard rung's rates, by its short side (its height for landscape, width for portrait). */
+export const RUNGS: Record<(typeof RUNG_SHORT_SIDES)[number], RungProfile> = {
+  1080: { bitrate: 5_000_000, maxrate: 5_350_000, bufsize: 10_000_000 },
+  720: { bitrate: 3_000_000, maxrate: 3_210_000, bufsize: 6_000_000 },
+  480: { bitrate: 1_200_000, maxrate: 1_284_000, bufsize: 2_400_000 },
+  360: { bitrate: 600_000, maxrate: 642_000, bufsize: 1_200_000 },
+}
 const MAXRATE_FACTOR = 1.07
 const BUFSIZE_FACTOR = 2
 /** A floor under the source cap: a container's bogus bit rate must not starve a rung. */
@@ -63,11 +69,8 @@ export const AUDIO = {
   codecs: 'mp4a.40.2',
   groupId: 'aud',
   name: 'Stereo',
-  dir: 'audio',
+  dir: AUDIO_DIR,
 } as const
-
-/** The faststart MP4 for browsers without HLS/MSE: a remux of this rung (or the top one below it). */
-export const MP4_SHORT_SIDE = 720
 
 export const PREVIEW = {
   /** Length of the loop (shorter only when the video is). */
@@ -85,22 +88,13 @@ export const PREVIEW = {
   maxrates: [800_000, 500_000, 250_000],
 } as const
 
-export type PlannedRung = {
-  /** Folder and label: the short side, e.g. "720p". */
-  name: string
-  width: number
-  height: number
-  bitrate: number
-  maxrate: number
-  bufsize: number
-}
+export type PlannedRung = RenditionSize & RungProfile
 
 export type LadderSource = { width: number; height: number; videoBitrate: number | null }
 
 const floorEven = (n: number) => Math.max(2, Math.floor(n / 2) * 2)
-const roundEven = (n: number) => Math.max(2, Math.round(n / 2) * 2)
 
-function capped(profile: Omit<RungProfile, 'short'>, sourceBitrate: number | null) {
+function capped(profile: RungProfile, sourceBitrate: number | null) {
   if (sourceBitrate === null || sourceBitrate >= profile.bitrate) return profile
   const bitrate = Math.max(MIN_BITRATE, Math.round(sourceBitrate))
   return {
@@ -111,58 +105,23 @@ function capped(profile: Omit<RungProfile, 'short'>, sourceBitrate: number | nul
 }
 
 /**
- * The renditions for a source of this displayed size, largest first: every standard rung whose
- * short side the source reaches (never an upscale), or one rung at the source's own size when
- * it is smaller than the lowest. Even sides (H.264 4:2:0), aspect kept, bit rates capped at the
- * source's.
+ * The renditions of a source of this displayed size (the layout's `renditionSizes`), each with
+ * its rates capped at the source's. A source below the lowest rung gets one rendition at its own
+ * size, at the 360p rung's rate scaled by its area.
  */
 export function planLadder(source: LadderSource): PlannedRung[] {
-  const landscape = source.width >= source.height
-  const short = Math.min(source.width, source.height)
-  const long = Math.max(source.width, source.height)
-  const fitting = RUNGS.filter((rung) => rung.short <= short)
-  if (fitting.length === 0) {
-    const width = floorEven(source.width)
-    const height = floorEven(source.height)
-    const lowest = RUNGS[RUNGS.length - 1]!
-    const area = (width * height) / (640 * 360)
-    const bitrate = Math.max(MIN_BITRATE, Math.round(lowest.bitrate * area))
-    const profile = capped(
-      { bitrate, maxrate: Math.round(bitrate * MAXRATE_FACTOR), bufsize: bitrate * BUFSIZE_FACTOR },
-      source.videoBitrate,
-    )
-    return [{ name: `${Math.min(width, height)}p`, width, height, ...profile }]
-  }
-  return fitting.map(({ short: side, ...profile }) => {
-    const other = Math.min(roundEven((side * long) / short), floorEven(long))
-    return {
-      name: `${side}p`,
-      width: landscape ? other : side,
-      height: landscape ? side : other,
-      ...capped(profile, source.videoBitrate),
+  return renditionSizes(source).map((size) => {
+    const standard = RUNG_SHORT_SIDES.find((side) => `${side}p` === size.name)
+    if (standard) return { ...size, ...capped(RUNGS[standard], source.videoBitrate) }
+    const area = (size.width * size.height) / (640 * 360)
+    const bitrate = Math.max(MIN_BITRATE, Math.round(RUNGS[360].bitrate * area))
+    const profile = {
+      bitrate,
+      maxrate: Math.round(bitrate * MAXRATE_FACTOR),
+      bufsize: bitrate * BUFSIZE_FACTOR,
     }
+    return { ...size, ...capped(profile, source.videoBitrate) }
   })
-}
-
-/** The short side of a planned rung. */
-export function shortSide(rung: { width: number; height: number }): number {
-  return Math.min(rung.width, rung.height)
-}
-
-/** Which of planLadder's rungs the MP4 is a remux of: the first at most MP4_SHORT_SIDE. */
-export function mp4RungIndex(rungs: readonly { width: number; height: number }[]): number {
-  return rungs.findIndex((rung) => shortSide(rung) <= MP4_SHORT_SIDE)
-}
-
-/** The MP4's frame size for a source of this displayed size (what the row stores). */
-export function mp4Size(source: { width: number; height: number }): {
-  width: number
-  height: number
-} {
-  const rungs = planLadder({ ...source, videoBitrate: null })
-  // The lowest rung, or the one at the source's size below it, is never above the MP4's side.
-  const rung = rungs[mp4RungIndex(rungs)]!
-  return { width: rung.width, height: rung.height }
 }
 
 /** Frame rate the renditions keep: the source's, capped. */

@@ -1,20 +1,12 @@
 // How loud a master is, by EBU R128 / ITU-R BS.1770 (ffmpeg's ebur128 filter): integrated
 // loudness, loudness range and true peak. The players turn a work louder than the site's
-// reference down to it (src/schemas/loudness.ts). A pass of its own over the source's audio
+// reference down to it (src/contract/loudness.ts). A pass of its own over the source's audio
 // only (docs/media.md, "Loudness"): the ladder's run logs errors only, and this one needs the
 // filter's summary from the log.
 
+import type { Loudness } from '../videos/job.ts'
 import { FfmpegError, runFfmpegForLog } from './ffmpeg.ts'
 import { AUDIO } from './ladder.ts'
-
-export type Loudness = {
-  /** LUFS. */
-  integrated: number
-  /** LU. */
-  range: number
-  /** dBTP; null for digital silence (minus infinity). */
-  truePeak: number | null
-}
 
 /** Audio decodes far faster than real time; one thread keeps the ladder's two cores its own. */
 const THREADS = 1

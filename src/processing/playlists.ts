@@ -4,7 +4,7 @@
 // produced files measure.
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { RENDITION_FILES } from '../media/outputs.ts'
+import { RENDITION_FILES } from '../storage/layout.ts'
 import { AUDIO } from './ladder.ts'
 
 export type Segment = { uri: string; duration: number; start: number }

@@ -2,23 +2,12 @@
 // before the long transcode, so a file that sniffed as video but is not one fails in a second
 // with a reason instead of after minutes (or as a broken tile).
 import { z } from 'zod'
+import type { MediaProbe } from '../videos/job.ts'
 import { checkClaims, spanIsJudged } from './claims.ts'
 import { FfmpegError, runFfmpeg, runFfprobe } from './ffmpeg.ts'
 import { ProcessingError } from './processing-error.ts'
 
 /** What the caller stores on the row. Sizes are as displayed: rotation and pixel aspect applied. */
-export type MediaProbe = {
-  /** Seconds; null when the container does not say (a live-recorded WebM, for one). */
-  duration: number | null
-  width: number
-  height: number
-  frameRate: number | null
-  videoCodec: string
-  audioCodec: string | null
-  /** The whole file's bit/s. */
-  bitrate: number | null
-  hasAudio: boolean
-}
 
 /** The probe plus what the ladder needs to build its command. */
 export type SourceInfo = MediaProbe & {

@@ -6,9 +6,9 @@
 import { sql } from 'drizzle-orm'
 import type { JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
-import { assertOutsideTransaction, type PoolTarget } from '../database.ts'
-import { timeMediaJob } from '../http/process-metrics.ts'
-import type { ProcessVideoPayload, QueueTx } from '../videos/job.ts'
+import { assertOutsideTransaction, type PoolTarget } from '../db/database.ts'
+import { timeMediaJob } from '../telemetry/process-metrics.ts'
+import type { MediaJobs, ProcessVideoPayload, QueueTx } from '../videos/job.ts'
 import { type DeadLetterDeps, markDeadLettered } from './jobs/dead-letter.ts'
 import { type ProcessVideoDeps, processVideoJob } from './jobs/process-video.ts'
 
@@ -20,22 +20,7 @@ const singletonKey = (videoId: string, sourceKey: string) => `${videoId}:${sourc
 
 const LIVE_STATES = new Set(['created', 'retry', 'active'])
 
-export type MediaQueue = {
-  /**
-   * Creates the job for a video's current file, in `tx` when given. Idempotent: while a job for
-   * the same file is queued or running, none is added (pg-boss's `exclusive` policy). Call
-   * `wake()` once the transaction has committed.
-   */
-  enqueue(job: ProcessVideoPayload, tx?: QueueTx): Promise<string | null>
-  /** Cancels the queued or running jobs of a file a change replaced or deleted. */
-  cancel(job: ProcessVideoPayload, tx?: QueueTx): Promise<void>
-  /** Starts a job just committed now rather than at this process's next poll. */
-  wake(): void
-  /**
-   * Which of these job ids are running, or were when their process died and are not yet given
-   * up (their heartbeat has not expired): a worker may be writing their outputs right now.
-   */
-  activeJobs(ids: string[]): Promise<Set<string>>
+export type MediaQueue = MediaJobs & {
   /** Runs `count` media workers in this process, and the dead-letter worker. */
   work(count: number, deps: ProcessVideoDeps & DeadLetterDeps): Promise<void>
   /**
@@ -258,7 +243,7 @@ async function originalOf(
 }
 
 /**
- * pg-boss's pool is a connection of its own: a transaction must not wait on it (src/database.ts,
+ * pg-boss's pool is a connection of its own: a transaction must not wait on it (src/db/database.ts,
  * docs/decisions/084). Every statement pg-boss sends through it goes through this one object,
  * shared by all its parts; a job written in a transaction goes through that transaction instead
  * (`viaTx`), which stays allowed.

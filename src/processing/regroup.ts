@@ -7,7 +7,7 @@
 // `styp`; each piece's `sidx` is dropped, since its offsets describe that piece alone.
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { RENDITION_FILES, segmentName } from '../media/outputs.ts'
+import { RENDITION_FILES, segmentName } from '../storage/layout.ts'
 import { segmentIndexAt } from './ladder.ts'
 import { parseMediaPlaylist, type Segment } from './playlists.ts'
 

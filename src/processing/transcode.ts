@@ -5,7 +5,8 @@
 // nearly all of the CPU), 96–99 for the rest; 100 is the caller's, when the row says ready.
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { OUTPUT_FILES, RENDITION_FILES } from '../media/outputs.ts'
+import { mp4RungIndex, OUTPUT_FILES, RENDITION_FILES, shortSide } from '../storage/layout.ts'
+import type { Loudness, MediaProbe } from '../videos/job.ts'
 import { runFfmpeg } from './ffmpeg.ts'
 import {
   AUDIO,
@@ -13,7 +14,6 @@ import {
   finishingTimeoutMs,
   hlsOptions,
   ladderTimeoutMs,
-  mp4RungIndex,
   outputFrameRate,
   type PlannedRung,
   PREVIEW,
@@ -23,10 +23,9 @@ import {
   SEGMENTS,
   STRIP_METADATA,
   scaleGraph,
-  shortSide,
   videoEncoderOptions,
 } from './ladder.ts'
-import { type Loudness, measureLoudness } from './loudness.ts'
+import { measureLoudness } from './loudness.ts'
 import {
   avcCodecString,
   masterPlaylist,
@@ -35,7 +34,7 @@ import {
   streamInfo,
   type Variant,
 } from './playlists.ts'
-import { type MediaProbe, mediaProbe, probeSource, type SourceInfo } from './probe.ts'
+import { mediaProbe, probeSource, type SourceInfo } from './probe.ts'
 import { regroupPieces } from './regroup.ts'
 
 export type ProcessVideoOptions = {

@@ -16,8 +16,9 @@ import {
   unlink,
 } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
-import { checkedKey, keyOfFolder, ownerOfKey, publicParts } from './keys.ts'
-import { type ListedObject, type Storage, type StorageBody, StorageError } from './types.ts'
+import { StorageError } from '../errors.ts'
+import { checkedKey, keyOfFolder, ownerOfKey, publicParts } from './layout.ts'
+import type { ListedObject, Storage, StorageBody } from './types.ts'
 
 // File systems without hard links (some network and FUSE mounts) answer these to link().
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK'])

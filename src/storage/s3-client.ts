@@ -3,7 +3,7 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
 import { FetchHttpHandler } from '@smithy/fetch-http-handler'
 import type { S3Config } from '../config.ts'
-import { StorageTimeoutError } from './types.ts'
+import { StorageTimeoutError } from '../errors.ts'
 
 /**
  * How long the bucket may keep a request waiting. No total time: a part on a slow link takes as

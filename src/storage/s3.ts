@@ -4,14 +4,9 @@
 import { open } from 'node:fs/promises'
 import type { S3Client } from '@aws-sdk/client-s3'
 import type { S3Config } from '../config.ts'
-import { checkedKey, partsOfKey } from './keys.ts'
-import {
-  type ObjectInfo,
-  type Storage,
-  type StorageBody,
-  StorageError,
-  StorageTimeoutError,
-} from './types.ts'
+import { StorageError, StorageTimeoutError } from '../errors.ts'
+import { checkedKey, partsOfKey } from './layout.ts'
+import type { ObjectInfo, Storage, StorageBody } from './types.ts'
 
 // A part is held in memory while it is sent: size × parts in flight bounds a write's memory,
 // whatever the object's size (S3 allows 10,000 parts: 78 GiB at this size).

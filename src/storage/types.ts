@@ -41,22 +41,3 @@ export type Storage = {
    */
   abortUploads?(startedBefore: Date): Promise<string[]>
 }
-
-export class StorageError extends Error {
-  override name = 'StorageError'
-}
-
-/**
- * The store did not answer in time (docs/limits.md): a request with no answer, or a body that
- * moved no byte, for its limit. Not retried by the S3 client: a store that kept silent that long
- * is answered for with 503 and Retry-After (src/errors.ts), never waited on.
- */
-export class StorageTimeoutError extends StorageError {
-  override name = 'StorageTimeoutError'
-  constructor(
-    what: string,
-    readonly seconds: number,
-  ) {
-    super(`${what}: no answer in ${seconds} s`)
-  }
-}

@@ -10,7 +10,7 @@ import { afterUnreadBody } from './unread-body.ts'
 
 export type UploadPathsDeps = {
   uploads: Uploads
-  /** The app's one session guard (src/auth/guard.ts): the caller's session, or a thrown 401. */
+  /** The app's one session guard (src/accounts/guard.ts): the caller's session, or a thrown 401. */
   requireSession: (request: Request) => Promise<{ id: string; user: { _id: string } }>
 }
 

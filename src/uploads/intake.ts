@@ -1,8 +1,7 @@
 // The one way a file becomes media: finished uploads are claimed for one change, checked (real
 // type from their first bytes, size for their kind), taken into the store under generated names,
 // and released only once the row that names them has committed.
-import { AppError } from '../errors.ts'
-import { adopt, type MediaStore, removeNames } from '../media/store.ts'
+
 import {
   type FileKind,
   type FileMode,
@@ -12,7 +11,9 @@ import {
   maxBytes,
   tooLargeMessage,
   wrongTypeMessage,
-} from '../schemas/file-rules.ts'
+} from '../contract/file-rules.ts'
+import { AppError } from '../errors.ts'
+import { adopt, type MediaStore, removeNames } from '../storage/store.ts'
 import { crashPoint } from './crash-points.ts'
 import type { FinishedUpload, UploadRegistry } from './registry.ts'
 import { sniff } from './sniff.ts'

@@ -1,8 +1,8 @@
 // The kinds an upload may name in its metadata: a video's three files, and a caption track (text:
 // checked as captions when a change takes it, never sniffed as media). One place for each kind's
 // size limit and its 413 message, for the tus hooks and the REST adapter.
-import { CAPTIONS_MAX_BYTES, CAPTIONS_UPLOAD_KIND, captionsMessages } from '../schemas/captions.ts'
-import { asFileKind, type FileKind, maxBytes, tooLargeMessage } from '../schemas/file-rules.ts'
+import { CAPTIONS_MAX_BYTES, CAPTIONS_UPLOAD_KIND, captionsMessages } from '../contract/captions.ts'
+import { asFileKind, type FileKind, maxBytes, tooLargeMessage } from '../contract/file-rules.ts'
 
 export type UploadKind = FileKind | typeof CAPTIONS_UPLOAD_KIND
 

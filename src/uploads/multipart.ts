@@ -8,7 +8,7 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import busboy from 'busboy'
 import { isDiskFull } from '../errors.ts'
-import { countUploadedBytes } from '../http/process-metrics.ts'
+import { countUploadedBytes } from '../telemetry/process-metrics.ts'
 import { SNIFF_BYTES } from './sniff.ts'
 
 export type FileRule = {

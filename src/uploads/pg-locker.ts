@@ -10,7 +10,7 @@
 // session's advisory locks are reentrant. LISTEN takes a second connection (postgres.js's own).
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/server'
 import postgres from 'postgres'
-import { guardedClient } from '../database.ts'
+import { guardedClient } from '../db/database.ts'
 
 /** The NOTIFY channel on which a waiter names the upload it wants: `<locker id> <upload id>`. */
 export const RELEASE_CHANNEL = 'tus_lock_release'

@@ -1,6 +1,6 @@
 // Decides a file's media type from its first bytes, never from its name or a client's claim.
-// Whether that type suits a file kind is the shared rule `kindAccepts` (src/schemas/file-rules.ts).
-import type { MediaType } from '../schemas/file-rules.ts'
+// Whether that type suits a file kind is the shared rule `kindAccepts` (src/contract/file-rules.ts).
+import type { MediaType } from '../contract/file-rules.ts'
 
 /** How many leading bytes `sniff` wants; enough for an ftyp box with a dozen compatible brands. */
 export const SNIFF_BYTES = 128

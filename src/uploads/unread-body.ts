@@ -9,7 +9,7 @@
 //   body ends only once the request's body has been read and dropped, up to READ_AFTER_ANSWER, or
 //   its client has sent nothing for QUIET_MS (curl stops sending once it sees an answer).
 // Past READ_AFTER_ANSWER the connection closes: the client has had its status for a long time.
-import { MiB } from '../schemas/limits.ts'
+import { MiB } from '../contract/limits.ts'
 
 const READ_BEFORE_ANSWER = 4 * MiB
 /** More than a chunk the README advises (50 MiB), so a client following the advice always hears. */

@@ -7,21 +7,29 @@ import { and, count, eq } from 'drizzle-orm'
 import { videoCaptions, videos } from '../../db/schema.ts'
 import { CaptionsError, CaptionsTooLarge } from '../captions/index.ts'
 import { toWebVttOffThread } from '../captions/thread.ts'
-import type { Db } from '../database.ts'
-import { AppError, type AppErrorCode } from '../errors.ts'
-import { newName, removeNames } from '../media/store.ts'
 import {
   CAPTIONS_MAX_BYTES,
   CAPTIONS_PER_VIDEO_MAX,
   CAPTIONS_UPLOAD_KIND,
   type CaptionTrack,
   captionsMessages,
-} from '../schemas/captions.ts'
-import { msg } from '../schemas/messages.ts'
-import { keyOfName } from '../storage/keys.ts'
+} from '../contract/captions.ts'
+import { msg } from '../contract/messages.ts'
+import type { Db } from '../db/database.ts'
+import { AppError, type AppErrorCode } from '../errors.ts'
+import { keyOfName, newName } from '../storage/layout.ts'
+import { removeNames } from '../storage/store.ts'
 import { mayHaveCommitted, UPLOAD_BUSY, UPLOAD_GONE } from '../uploads/intake.ts'
 import type { VideosContext } from './context.ts'
 import { type VideoView, type ViewRow, viewColumns } from './views.ts'
+
+/** A folder's caption tracks (`key`: the stored WebVTT's name) and its video's length. */
+export type FolderCaptions = {
+  duration: number
+  tracks: { language: string; label: string; key: string }[]
+}
+/** The tracks of a stream folder; undefined when it has none. */
+export type CaptionsLookup = (folder: string) => Promise<FolderCaptions | undefined>
 
 /** The field refusals name: the REST form's file field, the tRPC input's upload. */
 const FIELD = 'captions'

@@ -3,23 +3,23 @@
 // against.
 import { asc, desc, eq, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
-import type { Db } from '../database.ts'
+import { msg } from '../contract/messages.ts'
+import type { Db } from '../db/database.ts'
+import { ReadCache } from '../db/read-cache.ts'
 import { AppError } from '../errors.ts'
-import type { MasterLinks } from '../media/master-links.ts'
-import type { MediaPrefixes } from '../media/media-prefixes.ts'
-import type { PublicCopies } from '../media/public-copies.ts'
-import type { MediaStore } from '../media/store.ts'
-import type { MediaQueue } from '../processing/queue.ts'
-import { msg } from '../schemas/messages.ts'
-import { ReadCache } from '../services/read-cache.ts'
+import type { MasterLinks } from '../signing/master-links.ts'
+import type { MediaPrefixes } from '../signing/media-prefixes.ts'
+import type { PublicCopies } from '../storage/public-copies.ts'
+import type { MediaStore } from '../storage/store.ts'
 import type { TusEndpoint } from '../uploads/tus.ts'
+import type { MediaJobs } from './job.ts'
 import { toView, type VideoView, type ViewRow, viewColumns } from './views.ts'
 
 export type VideosDeps = {
   db: Db
   store: MediaStore
   uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
-  queue: Pick<MediaQueue, 'enqueue' | 'cancel' | 'wake' | 'activeJobs'>
+  queue: MediaJobs
   links: Pick<MasterLinks, 'sign'>
   /** Signs the media URLs of hidden works in admins' answers (docs/decisions/064). */
   prefixes: MediaPrefixes

@@ -1,7 +1,7 @@
 // The files a video row names: the columns each uploaded kind is written to, and the stored
 // names a row holds (what a delete removes and the start-up sweep keeps).
 import type { videos } from '../../db/schema.ts'
-import type { FileKind } from '../schemas/file-rules.ts'
+import type { FileKind } from '../contract/file-rules.ts'
 import type { Adopted } from '../uploads/intake.ts'
 import type { ViewRow } from './views.ts'
 

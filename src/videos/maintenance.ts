@@ -2,7 +2,8 @@
 // files and scratch folders no row or running job accounts for.
 import { eq } from 'drizzle-orm'
 import { videoCaptions, videos } from '../../db/schema.ts'
-import { scratchJobId, sweep } from '../media/store.ts'
+import { scratchJobId } from '../storage/layout.ts'
+import { sweep } from '../storage/store.ts'
 import type { VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
 

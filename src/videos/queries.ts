@@ -3,14 +3,14 @@
 // the counts. Each answer is kept in the shared read cache until the next change.
 import { and, asc, count, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm'
 import { videoCaptions, videoSlugs, videos } from '../../db/schema.ts'
-import { AppError } from '../errors.ts'
-import type { FolderCaptions } from '../media/captions-http.ts'
 import {
   invalidCursor,
   type PublicListInput,
   publicPageSize,
   type VideoOrder,
-} from '../schemas/video.ts'
+} from '../contract/video.ts'
+import { AppError } from '../errors.ts'
+import type { FolderCaptions } from './captions.ts'
 import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
 import {

@@ -5,16 +5,14 @@
 // Each pipeline write is guarded by the file it was started for (`id` and `video_key`): a video
 // replaced or deleted meanwhile matches no row, and the caller drops its work. Each also takes a
 // new number from `video_media_revision`, so a server notices writes made by other processes
-// (src/processing/changes.ts). None of them touches `updated_at`: the dashboard's "Updated" is an
+// (src/db/changes.ts). None of them touches `updated_at`: the dashboard's "Updated" is an
 // admin's edit.
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
-import type { Db } from '../database.ts'
-import { type MediaStore, publishFolder, removeFolders } from '../media/store.ts'
-import type { Loudness } from '../processing/loudness.ts'
-import type { MediaProbe } from '../processing/probe.ts'
-import type { VideoStatus } from '../schemas/video.ts'
-import type { EnqueueJob, ProcessVideoPayload, QueueTx } from './job.ts'
+import type { VideoStatus } from '../contract/video.ts'
+import type { Db } from '../db/database.ts'
+import { type MediaStore, publishFolder, removeFolders } from '../storage/store.ts'
+import type { EnqueueJob, Loudness, MediaProbe, ProcessVideoPayload, QueueTx } from './job.ts'
 
 const nextRevision = sql`nextval('video_media_revision')`
 

@@ -2,12 +2,11 @@
 // time, no progress, and `videoUrl` the MP4: visitors never get the master).
 import { sql } from 'drizzle-orm'
 import { videoCaptions, videos } from '../../db/schema.ts'
-import { mediaUrl, streamsUrls } from '../media/store.ts'
-import { streamStartFor } from '../processing/stream-start.ts'
-import type { CaptionTrack } from '../schemas/captions.ts'
-import type { LoudnessFigures } from '../schemas/loudness.ts'
-import type { StreamStart } from '../schemas/stream-start.ts'
-import type { VideoStatus } from '../schemas/video.ts'
+import type { CaptionTrack } from '../contract/captions.ts'
+import type { LoudnessFigures } from '../contract/loudness.ts'
+import type { StreamStart } from '../contract/stream-start.ts'
+import type { VideoStatus } from '../contract/video.ts'
+import { mediaUrl, streamStartFor, streamsUrls } from '../storage/layout.ts'
 
 export type VideoView = {
   _id: string

@@ -1,9 +1,9 @@
-// The queue of password checks on its own (src/auth/check-queue.ts): at most `running` at once,
+// The queue of password checks on its own (src/accounts/check-queue.ts): at most `running` at once,
 // the rest wait instead of being refused; addresses without failures go first, addresses take
 // turns within a lane, and a lane that is full or a turn that comes too late refuses as busy.
 // tests/pipeline/review-links.test.ts floods a real link through the app.
 import { describe, expect, test } from 'bun:test'
-import { CheckQueue } from '../../src/auth/check-queue.ts'
+import { CheckQueue } from '../../src/accounts/check-queue.ts'
 
 /** A check that runs until `release()` is called, noting when it started. */
 function gated(order: string[], name: string) {

@@ -14,8 +14,8 @@ import type { Manifest } from '../../src/backup/archive.ts'
 import { backup } from '../../src/backup/backup.ts'
 import { knownSchemas, openStorage } from '../../src/backup/target.ts'
 import { type Config, loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/database.ts'
-import { KEY_PREFIXES } from '../../src/storage/keys.ts'
+import { openDatabase } from '../../src/db/database.ts'
+import { KEY_PREFIXES } from '../../src/storage/layout.ts'
 import { createTestDatabase, embeddedCopy, type TestDatabase } from '../../testkit/database.ts'
 import {
   bucketKeys,

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { CaptionsError, CaptionsTooLarge, toWebVtt } from '../../src/captions/index.ts'
 import { invalidUtf8At } from '../../src/captions/text.ts'
-import { CAPTIONS_MAX_BYTES } from '../../src/schemas/captions.ts'
+import { CAPTIONS_MAX_BYTES } from '../../src/contract/captions.ts'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 const refusal = (input: string | Uint8Array) => {

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { CaptionsError, CaptionsTooLarge, toWebVtt } from '../../src/captions/index.ts'
 import { toWebVttOffThread } from '../../src/captions/thread.ts'
-import { CAPTIONS_MAX_BYTES } from '../../src/schemas/captions.ts'
+import { CAPTIONS_MAX_BYTES } from '../../src/contract/captions.ts'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 

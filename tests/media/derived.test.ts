@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { handleMediaPaths } from '../../src/media/http.ts'
-import { type MediaStore, mediaStore, streamsUrls } from '../../src/media/store.ts'
+import { handleMediaPaths } from '../../src/media/serve.ts'
+import { streamsUrls } from '../../src/storage/layout.ts'
+import { type MediaStore, mediaStore } from '../../src/storage/store.ts'
 
 let dataDir: string
 let store: MediaStore

@@ -2,20 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { mediaUrl, storedFile, typeOfName } from '../../src/storage/layout.ts'
 import {
   adopt,
   ensureDirs,
   jobScratch,
   type MediaStore,
   mediaStore,
-  mediaUrl,
   publishFolder,
   removeFolders,
   removeNames,
-  storedFile,
   sweep,
-  typeOfName,
-} from '../../src/media/store.ts'
+} from '../../src/storage/store.ts'
 
 let dataDir: string
 let store: MediaStore

@@ -4,8 +4,8 @@ import { afterEach, expect, test } from 'bun:test'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connectDatabase, openDatabase } from '../../src/database.ts'
-import { prepareSocketDir, socketDirOf } from '../../src/embedded-socket.ts'
+import { connectDatabase, openDatabase } from '../../src/db/database.ts'
+import { prepareSocketDir, socketDirOf } from '../../src/db/embedded-socket.ts'
 import { embeddedCopy } from '../../testkit/database.ts'
 
 const made: string[] = []

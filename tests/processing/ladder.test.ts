@@ -4,7 +4,6 @@ import { describe, expect, test } from 'bun:test'
 import {
   keyFrameExpression,
   ladderTimeoutMs,
-  mp4Size,
   PRESET,
   planLadder,
   previewSize,
@@ -16,6 +15,7 @@ import {
   parseMediaPlaylist,
   type Rendition,
 } from '../../src/processing/playlists.ts'
+import { mp4Size } from '../../src/storage/layout.ts'
 
 const sizes = (source: Parameters<typeof planLadder>[0]) =>
   planLadder(source).map((r) => `${r.name} ${r.width}x${r.height}`)

@@ -6,8 +6,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { ProcessingError } from '../../src/processing/processing-error.ts'
-import { streamStartFor } from '../../src/processing/stream-start.ts'
 import { type ProcessedVideo, processVideo } from '../../src/processing/transcode.ts'
+import { streamStartFor } from '../../src/storage/layout.ts'
 import {
   childrenOf,
   type FfprobeStream,

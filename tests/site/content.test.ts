@@ -1,9 +1,9 @@
 // Site content (record 037): defaults, validation with clear messages, versions, undo and
 // the public answer's cache, through the REST paths and the tRPC procedures.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { msg } from '../../src/schemas/messages.ts'
-import { siteMsg } from '../../src/schemas/site.ts'
-import { defaultContent } from '../../src/services/site-defaults.ts'
+import { msg } from '../../src/contract/messages.ts'
+import { siteMsg } from '../../src/contract/site.ts'
+import { defaultContent } from '../../src/site/defaults.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { current, resetSite, save } from './support.ts'
 

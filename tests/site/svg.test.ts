@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { svgOverBudget } from '../../src/media/svg-scan.ts'
-import { sanitizeOnWorker } from '../../src/media/svg-thread.ts'
-import { imageMsg } from '../../src/schemas/site.ts'
+import { imageMsg } from '../../src/contract/site.ts'
+import { svgOverBudget } from '../../src/site/svg-scan.ts'
+import { sanitizeOnWorker } from '../../src/site/svg-thread.ts'
 import {
   commentBombSvg,
   externalSvgs,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..', '..')
-const ALLOWED = new Set(['src/media/store.ts', 'src/data-dir.ts'])
+const ALLOWED = new Set(['src/storage/store.ts', 'src/db/data-dir.ts'])
 
 // `join(dataDir, 'media')`, `join(dir, 'media', name)` and the like (a `/media/…` URL is not a path).
 const MEDIA_PATH = /(join|resolve)\([^)]*['"]media['"]/
@@ -27,10 +27,10 @@ test('the media code reaches stored bytes through the storage, not node:fs', () 
   // These modules serve, take in, process and sweep media; any node:fs use they keep is for the
   // local scratch folder, whose paths they build from `tmpDir`.
   const modules = [
-    'src/media/http.ts',
+    'src/media/serve.ts',
     'src/media/range.ts',
     'src/uploads/intake.ts',
-    'src/http/review-pages.ts',
+    'src/pages/review.ts',
     'src/videos/rows.ts',
     'src/videos/index.ts',
     'src/videos/context.ts',

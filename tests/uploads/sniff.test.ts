@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { kindAccepts } from '../../src/schemas/file-rules.ts'
+import { kindAccepts } from '../../src/contract/file-rules.ts'
 import { sniff, sniffFile } from '../../src/uploads/sniff.ts'
 import { fixtures } from '../../testkit/media.ts'
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'
-import { invalidCursor } from '../../src/schemas/video.ts'
+import { invalidCursor } from '../../src/contract/video.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 
 let t: TestApp

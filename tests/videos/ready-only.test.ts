@@ -203,7 +203,7 @@ describe('the cached answers follow a work that becomes ready', () => {
     const work = await upload('Reprocessed')
     await readyWorks(t, [work.id])
     const first = (await t.call('GET', '/api/public/videos')).json.data.videos[0]
-    // As `bun run media:reprocess` puts it back in the queue (src/reprocess.ts).
+    // As `bun run media:reprocess` puts it back in the queue (src/processing/reprocess.ts).
     const { database, config } = t.app
     const queue = await startMediaQueue({
       target: database.poolTarget,

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { msg } from '../../src/schemas/messages.ts'
+import { msg } from '../../src/contract/messages.ts'
 import { signedMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'

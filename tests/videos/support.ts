@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import type { FileKind } from '../../src/schemas/file-rules.ts'
+import type { FileKind } from '../../src/contract/file-rules.ts'
 import { type Fixtures, fixtures } from '../../testkit/media.ts'
 import type { Json, TestApp } from '../../testkit/test-app.ts'
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { isoDuration } from '../../src/http/work-pages.ts'
+import { isoDuration } from '../../src/pages/work.ts'
 import { plainMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
@@ -174,7 +174,7 @@ describe('the work page', () => {
       embedUrl: 'https://studio.test/work/night-drive/embed',
     })
     expect(Date.parse(ld.uploadDate)).toBeGreaterThan(0)
-    // The page's data, for the browser to hydrate from (src/http/public-pages.ts).
+    // The page's data, for the browser to hydrate from (src/pages/public.ts).
     const data = JSON.parse(
       /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ??
         'null',

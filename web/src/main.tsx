@@ -3,7 +3,7 @@
 // is a chunk that only dashboard and auth paths download; a public page the server rendered
 // becomes live on the visitor's first intent (public/on-intent.ts); one it did not render (the
 // dev server's) is drawn at once.
-import { isAppPath } from '@shared/public-page.ts'
+import { isAppPath } from '@contract/public-page.ts'
 import { liveOnIntent } from './public/on-intent.ts'
 import { startAhead } from './public/start-ahead.ts'
 import './public.css'

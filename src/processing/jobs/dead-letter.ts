@@ -3,8 +3,8 @@
 // attempt never gets to write `failed` itself). Its scratch folder (partial outputs) goes too.
 import { rm } from 'node:fs/promises'
 import type { JobWithMetadata } from 'pg-boss'
-import type { Db } from '../../database.ts'
-import { jobScratch, type MediaStore } from '../../media/store.ts'
+import type { Db } from '../../db/database.ts'
+import { jobScratch, type MediaStore } from '../../storage/store.ts'
 import { isPayload, type ProcessVideoPayload } from '../../videos/job.ts'
 import { markFailed } from '../../videos/rows.ts'
 

@@ -1,13 +1,13 @@
-// The app's routes, code-based. Each page's path comes from APP_PATHS (src/schemas/public-page.ts),
+// The app's routes, code-based. Each page's path comes from APP_PATHS (src/contract/public-page.ts),
 // the one list the server and the first script also read to know which paths are the app's: a
 // page added here with a path of its own would answer 404 from the server. The router's context
 // carries the query cache, the tRPC query utilities and the auth state (mount.tsx). Dashboard pages sit under a pathless layout whose
 // beforeLoad sends signed-out visitors to /auth/signin with the place they wanted in `redirect`;
 // super admins' pages show 'Not allowed' to anyone else from their own beforeLoad.
 
-import { ACTIVITY_PAGE_SIZE } from '@shared/activity.ts'
-import { documentTitle } from '@shared/brand.ts'
-import { APP_PATHS } from '@shared/public-page.ts'
+import { ACTIVITY_PAGE_SIZE } from '@contract/activity.ts'
+import { documentTitle } from '@contract/brand.ts'
+import { APP_PATHS } from '@contract/public-page.ts'
 import type { QueryClient } from '@tanstack/react-query'
 import {
   createRootRouteWithContext,
@@ -20,11 +20,11 @@ import {
 import { lazy, Suspense } from 'react'
 import { ActivityNotAllowed, ActivityPage } from './activity/ActivityPage.tsx'
 import { ADMINS_STALE_MS, AdminsPage } from './admins/AdminsPage.tsx'
-import { NotAllowed } from './admins/NotAllowed.tsx'
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage.tsx'
 import { MissingResetToken, ResetPasswordPage } from './auth/ResetPasswordPage.tsx'
 import { signInSearchSchema } from './auth/redirect.ts'
 import { SignInPage } from './auth/SignInPage.tsx'
+import { NotAllowed } from './components/NotAllowed.tsx'
 import { DashboardLayout } from './layout/DashboardLayout.tsx'
 import { OverviewPage, STATS_STALE_MS } from './pages/OverviewPage.tsx'
 import { SitePage } from './site/SitePage.tsx'
@@ -241,7 +241,7 @@ export function createAppRouter(context: RouterContext) {
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
   })
-  // The tab names the page and the studio (src/schemas/brand.ts); a route without a title is the
+  // The tab names the page and the studio (src/contract/brand.ts); a route without a title is the
   // landing page.
   router.subscribe('onResolved', () => {
     const titled = router.state.matches.findLast((match) => match.staticData.title)

@@ -2,11 +2,11 @@
 // and footer, the sign-in pages and the dashboard's sidebar all draw these; each wraps them in
 // its own link (the public page has no router). `data-brand` marks those links for the tests.
 
-import { BRAND } from '@shared/brand.ts'
+import { BRAND } from '@contract/brand.ts'
 import type { SVGProps } from 'react'
 import { MARK } from './mark.ts'
 
-export { BRAND } from '@shared/brand.ts'
+export { BRAND } from '@contract/brand.ts'
 
 /** The mark alone, in the current text colour; decorative: the name beside it names the link. */
 export function BrandMark({ width = 28, height = 28, ...props }: SVGProps<SVGSVGElement>) {

@@ -1,7 +1,7 @@
 // The studio's mark as data: a ring and a dot, like a speaker cone seen head-on. <BrandMark>
 // draws it in the pages and scripts/favicon.ts writes the favicon from it, so the two cannot drift.
 // No React here: the favicon script imports this file.
-import { BRAND } from '@shared/brand.ts'
+import { BRAND } from '@contract/brand.ts'
 
 export const MARK = {
   size: 32,

@@ -1,7 +1,7 @@
 // A work's caption files as <track> elements of its player, for when the stream does not bring
 // them (the MP4, the master before processing ends, a stream made before the captions were added).
 // Only the tracks made here are touched: hls.js makes and removes its own.
-import type { CaptionTrack } from '@shared/captions.ts'
+import type { CaptionTrack } from '@contract/captions.ts'
 
 /** Marks the <track>s made here. */
 const MARK = 'data-caption'

@@ -2,7 +2,7 @@
 // turned down to it through the element's volume; the file is untouched and the visitor's own
 // volume control moves on from there. Where the volume cannot be set (iOS Safari keeps it at 1)
 // nothing is applied, and the element says so.
-import { DEFAULT_LOUDNESS_REFERENCE, gainToVolume, playbackGainDb } from '@shared/loudness.ts'
+import { DEFAULT_LOUDNESS_REFERENCE, gainToVolume, playbackGainDb } from '@contract/loudness.ts'
 
 /** The attribute that tells tests and the curious what gain a player applied, in dB. */
 export const GAIN_ATTRIBUTE = 'data-loudness-gain-db'

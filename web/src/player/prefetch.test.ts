@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decodeStreamStart, encodeStreamStart, streamStartOf } from '@shared/stream-start.ts'
+import { decodeStreamStart, encodeStreamStart, streamStartOf } from '@contract/stream-start.ts'
 import { type Fetched, lowestRung, startOf } from './prefetch.ts'
 
 const file = (url: string, text: string): Fetched => ({

@@ -6,7 +6,7 @@
 // (prefetch-loader.ts) instead of asking the network again; a browser that plays HLS itself
 // finds it in its HTTP cache. Part of the public pages' first script: no React, no hls.js.
 
-import type { StreamStart } from '@shared/stream-start.ts'
+import type { StreamStart } from '@contract/stream-start.ts'
 
 /** A file fetched ahead or on intent, as hls.js's loaders would report it. */
 export type Fetched = {

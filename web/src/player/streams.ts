@@ -1,7 +1,7 @@
 // What a video offers to play and how this browser should play it. Order (hls.js README,
 // measured in pipeline-notes §3): Safari-like browsers play HLS themselves; everything with Media
 // Source Extensions plays it through hls.js (with our fast-start settings); the rest gets the MP4.
-import type { CaptionTrack } from '@shared/captions.ts'
+import type { CaptionTrack } from '@contract/captions.ts'
 
 /** The media a video answer names: `hlsUrl`/`mp4Url` once ready, `videoUrl` always. */
 export type StreamSources = {

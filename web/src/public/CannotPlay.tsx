@@ -1,5 +1,5 @@
 // Said over a player, and announced, when nothing the work has can play (player/recover.ts).
-import { CANNOT_PLAY } from '@shared/public-page.ts'
+import { CANNOT_PLAY } from '@contract/public-page.ts'
 
 export function CannotPlay() {
   return (

@@ -1,6 +1,6 @@
 // The public page's fixed words: navigation and headings. What the studio edits (hero, clients,
 // About text, contacts) comes from the server (siteContent.ts); its name and mark are the brand
-// module's (web/src/brand/, src/schemas/brand.ts).
+// module's (web/src/brand/, src/contract/brand.ts).
 
 export type NavItem = { label: string; target: 'work' | 'about' | 'contact' }
 

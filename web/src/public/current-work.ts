@@ -2,7 +2,7 @@
 // (player/recover.ts): the work's own page as the server renders it now, whose data holds the
 // work as the public list does. A work the site no longer shows (hidden, deleted, without
 // streams) answers 404 there, and then there is nothing to play.
-import { PAGE_DATA_ID } from '@shared/public-page.ts'
+import { PAGE_DATA_ID } from '@contract/public-page.ts'
 import { pageDataFrom } from './page-data.ts'
 import type { PublicVideo } from './publicVideos.ts'
 

@@ -1,8 +1,8 @@
 // The data of a server-rendered page (record 053): the server writes the same values its API
 // answers hold into the page, and the server render and the browser both read them here, so
 // the markup the browser hydrates is the markup the server sent.
-import { DEFAULT_LOUDNESS_REFERENCE } from '@shared/loudness.ts'
-import { PAGE_DATA_ID } from '@shared/public-page.ts'
+import { DEFAULT_LOUDNESS_REFERENCE } from '@contract/loudness.ts'
+import { PAGE_DATA_ID } from '@contract/public-page.ts'
 import {
   isRecord,
   type PublicPage,

@@ -1,8 +1,8 @@
 // Reads GET /api/public/videos a page at a time with plain fetch: the public bundle carries no
 // query or schema library.
-import type { CaptionTrack } from '@shared/captions.ts'
-import { LANDING_PAGE_SIZE } from '@shared/public-page.ts'
-import { streamStartOf } from '@shared/stream-start.ts'
+import type { CaptionTrack } from '@contract/captions.ts'
+import { LANDING_PAGE_SIZE } from '@contract/public-page.ts'
+import { streamStartOf } from '@contract/stream-start.ts'
 import type { PublicVideo } from '../api.ts'
 
 export type { PublicVideo }

@@ -1,8 +1,8 @@
 // The public page's editable content: in the page when the server rendered it (page-data.ts),
 // otherwise from GET /api/public/site with plain fetch (the public bundle carries no query or
 // schema library), asked for once per page load.
-import { DEFAULT_LOUDNESS_REFERENCE } from '@shared/loudness.ts'
-import type { PublicSite, SiteImage } from '@shared/site.ts'
+import { DEFAULT_LOUDNESS_REFERENCE } from '@contract/loudness.ts'
+import type { PublicSite, SiteImage } from '@contract/site.ts'
 
 export type { PublicSite, SiteImage }
 

@@ -9,7 +9,7 @@
 //   its stream's first files (`data-stream-start`), so a press that found nothing fetched ahead
 //   asks for the master, playlists, inits and first segments at once, not one after another.
 // Nothing of this runs for a visitor who asked to save data (Save-Data, prefers-reduced-data).
-import { decodeStreamStart, encodeStreamStart, type StreamStart } from '@shared/stream-start.ts'
+import { decodeStreamStart, encodeStreamStart, type StreamStart } from '@contract/stream-start.ts'
 import { prefetchHls } from '../player/load-hls.ts'
 import { aheadBudget, fetchAhead, fetchStart } from '../player/prefetch.ts'
 import { needsHlsJs, playsHlsNatively } from '../player/streams.ts'

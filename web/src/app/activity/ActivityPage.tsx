@@ -2,16 +2,17 @@
 // admins only: the route's beforeLoad shows ActivityNotAllowed to anyone else (router.tsx), and
 // the server enforces it (activity.list is a superAdminProcedure).
 
-import { ACTIVITY_PAGE_SIZE, type ActivityKind, activityKinds } from '@shared/activity.ts'
+import { ACTIVITY_PAGE_SIZE, type ActivityKind, activityKinds } from '@contract/activity.ts'
 import { keepPreviousData } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { NotAllowed } from '../admins/NotAllowed.tsx'
+import type { ActivityEntry } from '../../api.ts'
+import { NotAllowed } from '../components/NotAllowed.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
+import { Pagination } from '../components/Pagination.tsx'
 import { Card, inputStyles, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
 import { trpc } from '../trpc.ts'
-import { Pagination } from '../videos/Pagination.tsx'
 
 const NOT_ALLOWED = 'Only a super admin can see the activity log.'
 const kindLabel = (kind: string) => activityKinds[kind as ActivityKind] ?? kind
@@ -115,15 +116,7 @@ export function ActivityPage() {
   )
 }
 
-type Entry = {
-  _id: string
-  at: string
-  actor: { _id: string | null; name: string | null }
-  kind: string
-  summary: string
-  target: { _id: string | null; title: string | null } | null
-  ip: string | null
-}
+type Entry = ActivityEntry
 
 function Entries({ entries, dim }: { entries: Entry[]; dim: boolean }) {
   const who = (e: Entry) => e.actor.name ?? 'N/A'

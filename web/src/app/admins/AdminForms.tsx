@@ -1,6 +1,7 @@
 // Create and edit forms for an admin account (docs/dashboard.md#admin-management).
+
+import { createAdminFormSchema, updateAdminFormSchema } from '@contract/index.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { createAdminFormSchema, updateAdminFormSchema } from '@shared/index.ts'
 import {
   type FieldPath,
   type FieldValues,
@@ -10,7 +11,7 @@ import {
 } from 'react-hook-form'
 import type { z } from 'zod'
 import type { Admin } from '../../api.ts'
-import { NewPasswordFields } from '../auth/NewPasswordFields.tsx'
+import { NewPasswordFields } from '../components/NewPasswordFields.tsx'
 import { TextField } from '../components/TextField.tsx'
 import { Button } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'

@@ -3,13 +3,13 @@
 import { useState } from 'react'
 import type { Admin } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
+import { NotAllowed } from '../components/NotAllowed.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { Button, Card, Icons, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
 import { CreateAdminForm, EditAdminForm, showAdminError } from './AdminForms.tsx'
-import { NotAllowed } from './NotAllowed.tsx'
 
 export const ADMINS_STALE_MS = 5 * 60 * 1000
 const FIELDS = ['username', 'email', 'password'] as const

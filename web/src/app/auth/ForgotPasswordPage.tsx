@@ -1,6 +1,7 @@
 // Forgot password (docs/dashboard.md): the same answer whether or not the account exists.
+
+import { forgotPasswordSchema, msg } from '@contract/index.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { forgotPasswordSchema, msg } from '@shared/index.ts'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'

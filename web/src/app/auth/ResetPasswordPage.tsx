@@ -1,14 +1,15 @@
 // Set a new password from an e-mailed link (docs/dashboard.md).
+
+import { msg, resetPasswordFormSchema } from '@contract/index.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { msg, resetPasswordFormSchema } from '@shared/index.ts'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
+import { NewPasswordFields } from '../components/NewPasswordFields.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
 import { AuthShell, authButtonClass, authLinkClass } from './AuthShell.tsx'
-import { NewPasswordFields } from './NewPasswordFields.tsx'
 
 /** No token in the link: say so and go to the forgot-password screen. */
 export function MissingResetToken() {

@@ -1,7 +1,8 @@
 // Sign-in (docs/dashboard.md): on success go back where the visitor came from, else /dashboard.
 // The target is checked where it is followed, whatever the route's search let through.
+
+import { loginSchema } from '@contract/index.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { loginSchema } from '@shared/index.ts'
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router'
 import { useForm } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import { TRPCClientError } from '@trpc/client'
 import { RequestError, toClientError } from './errors.ts'
 
-/** A tRPC error as the client builds it from our server's error formatter (src/trpc.ts). */
+/** A tRPC error as the client builds it from our server's error formatter (src/api/trpc.ts). */
 const trpcError = (message: string, data: { httpStatus: number; code: string; field?: string }) =>
   new TRPCClientError(message, {
     result: { error: { message, code: -32600, data: { field: null, ...data } } },

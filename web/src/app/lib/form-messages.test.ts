@@ -8,7 +8,7 @@ import {
   resetPasswordFormSchema,
   titleSchema,
   updateAdminFormSchema,
-} from '@shared/index.ts'
+} from '@contract/index.ts'
 import type { z } from 'zod'
 
 /** The first message of each field, as react-hook-form's zod resolver shows them. */

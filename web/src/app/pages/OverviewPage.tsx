@@ -2,7 +2,8 @@
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { PageHeader } from '../components/PageHeader.tsx'
-import { Card, Icons } from '../components/ui.tsx'
+import { StatTile } from '../components/StatTile.tsx'
+import { Icons } from '../components/ui.tsx'
 import { abbreviateCount } from '../lib/format.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import { STALE_AFTER_MS } from '../stores/video-store.ts'
@@ -12,30 +13,6 @@ import { trpc } from '../trpc.ts'
 export const STATS_STALE_MS = STALE_AFTER_MS
 
 /** A summary tile: a title and a value. */
-export function StatTile({
-  title,
-  value,
-  icon,
-}: {
-  title: string
-  value: ReactNode
-  icon?: ReactNode
-}) {
-  return (
-    <Card className="flex items-center gap-4 p-3 sm:p-5">
-      {icon ? (
-        <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-amber-100 text-amber-700 dark:bg-ink-700 dark:text-accent">
-          {icon}
-        </span>
-      ) : null}
-      <div className="min-w-0">
-        <p className="text-xs text-zinc-500 sm:text-sm dark:text-zinc-400">{title}</p>
-        <p className="font-semibold text-xl tabular-nums sm:text-2xl">{value}</p>
-      </div>
-    </Card>
-  )
-}
-
 export function OverviewPage() {
   const username = useAuthStore((s) => s.user?.username ?? '')
   const stats = trpc.videos.stats.useQuery(undefined, {

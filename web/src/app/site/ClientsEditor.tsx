@@ -1,9 +1,10 @@
 // The client logo list: name (the logo's alt text), logo, remove, and reordering by drag and drop
 // with the mouse, touch or keyboard (dnd-kit: focus a handle, Space to lift, arrows to move,
 // Space to drop, Escape to cancel), each move announced by the client's name.
+
+import { type SiteForm, type SiteImage, siteLimits } from '@contract/site.ts'
 import { useSortable } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
-import { type SiteForm, type SiteImage, siteLimits } from '@shared/site.ts'
 import { type Control, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form'
 import { SortableList } from '../components/SortableList.tsx'
 import { TextField } from '../components/TextField.tsx'

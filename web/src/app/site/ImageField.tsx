@@ -1,11 +1,11 @@
 // One image of the site: its preview and a button to replace it. The file is converted on the
 // server (AVIF/WebP, or a sanitised SVG); until then the field says so and keeps the old image.
 
-import type { ImagePurpose, SiteImage } from '@shared/site.ts'
+import type { ImagePurpose, SiteImage } from '@contract/site.ts'
 import { useId, useRef, useState } from 'react'
+import { SiteIcons } from '../components/icons.tsx'
 import { buttonStyles, FieldError, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
-import { SiteIcons } from './icons.tsx'
 import { acceptFor, imageFileError, uploadSiteImage } from './upload.ts'
 
 type Props = {

@@ -1,8 +1,8 @@
 // The Site page's playback setting (docs/dashboard.md#site): the loudness every player of the
 // site levels louder works down to, or off. The rule (−23 … −9 LUFS, whole or half dB) is the
 // shared schema's; the form holds null for off.
-import { DEFAULT_LOUDNESS_REFERENCE, LOUDNESS_REFERENCE } from '@shared/loudness.ts'
-import type { SiteForm } from '@shared/site.ts'
+import { DEFAULT_LOUDNESS_REFERENCE, LOUDNESS_REFERENCE } from '@contract/loudness.ts'
+import type { SiteForm } from '@contract/site.ts'
 import { useEffect, useId, useState } from 'react'
 import type { UseFormReturn } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'

@@ -1,7 +1,7 @@
 // Site (docs/dashboard.md#site): the public page's hero, clients, About text and contacts, edited in one form.
 // Every save is a version; 'Undo last change' takes back the newest change not yet undone (as a
 // new version), one step further back each click, and is disabled once nothing is left.
-import { zodResolver } from '@hookform/resolvers/zod'
+
 import {
   fromSiteForm,
   type SiteForm,
@@ -11,12 +11,14 @@ import {
   siteMsg,
   siteSections,
   toSiteForm,
-} from '@shared/site.ts'
+} from '@contract/site.ts'
+import { zodResolver } from '@hookform/resolvers/zod'
 import type { inferRouterOutputs } from '@trpc/server'
 import { useEffect, useState } from 'react'
 import { type UseFormReturn, useForm } from 'react-hook-form'
 import type { AppRouter } from '../../api.ts'
 import { Dialog } from '../components/Dialog.tsx'
+import { SiteIcons } from '../components/icons.tsx'
 import { PageHeader } from '../components/PageHeader.tsx'
 import { TextField } from '../components/TextField.tsx'
 import { Button, buttonStyles, Spinner } from '../components/ui.tsx'
@@ -27,7 +29,6 @@ import { trpc } from '../trpc.ts'
 import { ClientsEditor } from './ClientsEditor.tsx'
 import { Section, TextAreaField } from './fields.tsx'
 import { ImageField } from './ImageField.tsx'
-import { SiteIcons } from './icons.tsx'
 import { PlaybackEditor } from './PlaybackEditor.tsx'
 import { TeamEditor } from './TeamEditor.tsx'
 import { TextList } from './TextList.tsx'

@@ -1,6 +1,6 @@
 // The team members shown in the contact footer: name, job title, phone and e-mail each.
 
-import { type SiteForm, siteLimits } from '@shared/site.ts'
+import { type SiteForm, siteLimits } from '@contract/site.ts'
 import { type UseFormReturn, useFieldArray } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'
 import { AddButton, RemoveButton } from './fields.tsx'

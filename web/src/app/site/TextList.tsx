@@ -1,6 +1,6 @@
 // A list of short texts (the hero's services, the About paragraphs): edit, add, remove.
 
-import type { SiteForm } from '@shared/site.ts'
+import type { SiteForm } from '@contract/site.ts'
 import {
   type ArrayPath,
   type FieldArray,

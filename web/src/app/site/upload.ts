@@ -1,8 +1,8 @@
 // Sends a site image to POST /api/site/images (a file is a body of bytes, not a tRPC call) with
 // the session's token, and reads the converted image or the server's message.
-import { imageTypes } from '@shared/index.ts'
-import type { ImagePurpose, SiteImage } from '@shared/site.ts'
-import { imageMsg, siteImageLimits } from '@shared/site.ts'
+import { imageTypes } from '@contract/index.ts'
+import type { ImagePurpose, SiteImage } from '@contract/site.ts'
+import { imageMsg, siteImageLimits } from '@contract/site.ts'
 import { RequestError } from '../lib/errors.ts'
 import { handleUnauthorized, trackCall } from '../lib/session.ts'
 import { useAuthStore } from '../stores/auth.ts'

@@ -3,7 +3,7 @@
 // TanStack Query owns them (the `videos.list` and `videos.stats` caches), and the transitions of
 // docs/dashboard.md that change them are pure functions over those answers, applied with `setData`.
 // Every transition is a pure function so it can be tested without React.
-import { limits } from '@shared/index.ts'
+import { limits } from '@contract/index.ts'
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import type { Video, VideoPage } from '../../api.ts'

@@ -1,7 +1,7 @@
 // The upload page's optional Captions section: tracks added one by one, each a WebVTT or SRT file
 // (FileField), a language tag and the label viewers pick in the player. The rows live in the
 // video form (react-hook-form's field array) and its one zod resolver checks them.
-import { CAPTIONS_PER_VIDEO_MAX } from '@shared/captions.ts'
+import { CAPTIONS_PER_VIDEO_MAX } from '@contract/captions.ts'
 import { useEffect, useId, useRef, useState } from 'react'
 import { type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form'
 import { TextField } from '../components/TextField.tsx'

@@ -2,9 +2,10 @@
 // Remove (asked once, inline, then in effect at once), and a small form that adds one (the file
 // goes up by tus, then videos.addCaptions; a track in a language already there replaces it).
 // Outside the video form: each change applies on its own, not with `Update Video`.
+
+import type { CaptionTrack } from '@contract/captions.ts'
+import { CAPTIONS_PER_VIDEO_MAX } from '@contract/captions.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import type { CaptionTrack } from '@shared/captions.ts'
-import { CAPTIONS_PER_VIDEO_MAX } from '@shared/captions.ts'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'
@@ -13,7 +14,6 @@ import { Button, ProgressBar, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
-import { uploadItems } from '../lib/tus.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import { currentListInput, replaceVideo } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
@@ -27,6 +27,7 @@ import {
 import { trackIn } from './caption-tracks.ts'
 import { FileField } from './FileField.tsx'
 import { LanguageSuggestions } from './LanguageSuggestions.tsx'
+import { uploadItems } from './tus-uploads.ts'
 
 interface CaptionsEditorProps {
   video: Video

@@ -3,8 +3,8 @@
 // is chosen its preview (object URL, never read into memory), name, size and a remove button.
 // A caption file has no picture to preview: its name and size only.
 
-import { captionFileAccept } from '@shared/captions.ts'
-import { acceptedTypes, type FileKind, type FileMode, fileRuleSummary } from '@shared/index.ts'
+import { captionFileAccept } from '@contract/captions.ts'
+import { acceptedTypes, type FileKind, type FileMode, fileRuleSummary } from '@contract/index.ts'
 import { type DragEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { FieldError, Icons } from '../components/ui.tsx'
 import { formatBytes } from '../lib/format.ts'

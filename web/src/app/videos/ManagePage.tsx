@@ -1,18 +1,19 @@
 // Manage Videos (docs/dashboard.md): list states, selection, single and bulk delete, edit, player,
 // pagination. The list query owns the videos and totals; 'video-store' the page and selection.
 
-import { msg } from '@shared/index.ts'
+import { msg } from '@contract/index.ts'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { Video, VideoPage } from '../../api.ts'
 import { usePrefetchHls } from '../../player/use-stream.ts'
 import { PageHeader } from '../components/PageHeader.tsx'
+import { Pagination } from '../components/Pagination.tsx'
+import { StatTile } from '../components/StatTile.tsx'
 import { Button, buttonStyles, Card, Icons, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { useLinger } from '../lib/use-linger.ts'
-import { StatTile } from '../pages/OverviewPage.tsx'
 import {
   afterRemoval,
   clearSelection,
@@ -32,7 +33,6 @@ import {
 import { trpc } from '../trpc.ts'
 import { DeleteDialog } from './DeleteDialog.tsx'
 import { EditVideoModal } from './EditVideoModal.tsx'
-import { Pagination } from './Pagination.tsx'
 import { PlayerModal } from './PlayerModal.tsx'
 import { anyInProgress, PROCESSING_POLL_MS } from './processing.ts'
 import { ShareDialog } from './ShareDialog.tsx'

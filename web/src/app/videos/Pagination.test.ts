@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { pageWindow } from './Pagination.tsx'
+import { pageWindow } from '../components/Pagination.tsx'
 
 test('all pages when few', () => {
   expect(pageWindow(1, 1)).toEqual([1])

@@ -1,7 +1,7 @@
 // A work's review links in the "Share privately…" dialog, newest first: what each is for, until
 // when it works, whether it has a password, how often it was opened, and Revoke (asked once,
 // inline, then in effect at once).
-import type { ReviewLinkView } from '@shared/review-link.ts'
+import type { ReviewLinkView } from '@contract/review-link.ts'
 import { useRef, useState } from 'react'
 import { Button, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'

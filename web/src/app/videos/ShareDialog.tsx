@@ -2,8 +2,9 @@
 // work, with an expiry, an optional password and an optional note, shows its address to copy,
 // and lists the work's links, each revocable at once. Outcomes the toasts cannot tell a screen
 // reader while the dialog is open (record 046) are also said in the dialog's own live region.
+
+import { type ReviewLinkView, reviewLinkLimits } from '@contract/review-link.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { type ReviewLinkView, reviewLinkLimits } from '@shared/review-link.ts'
 import { useMemo, useRef, useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'

@@ -1,11 +1,11 @@
 // The offer to continue uploads this browser started and did not finish: which files, how far
 // each got on the server, and that picking the same files again continues them.
 
-import type { FileKind } from '@shared/index.ts'
+import type { FileKind } from '@contract/index.ts'
 import { useState } from 'react'
 import { Button } from '../components/ui.tsx'
 import { formatBytes } from '../lib/format.ts'
-import type { UnfinishedUpload } from '../lib/tus.ts'
+import type { UnfinishedUpload } from './tus-uploads.ts'
 
 export const percentOf = (upload: Pick<UnfinishedUpload, 'offset' | 'size'>) =>
   upload.size > 0 ? Math.floor((upload.offset / upload.size) * 100) : 0

@@ -2,7 +2,7 @@
 // area (percentage, bytes, speed, time left, a lost connection), then videos.create. Uploads this browser left unfinished
 // are offered again and continue from the server's offset when the same files are picked.
 
-import type { FileKind } from '@shared/index.ts'
+import type { FileKind } from '@contract/index.ts'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { PageHeader } from '../components/PageHeader.tsx'
@@ -11,15 +11,6 @@ import { RequestError, toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
 import { createRateMeter } from '../lib/transfer-rate.ts'
-import {
-  discardUploads,
-  findUnfinishedUploads,
-  fingerprintOf,
-  type UnfinishedUpload,
-  type UploadItem,
-  type UploadScope,
-  uploadItems,
-} from '../lib/tus.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import {
   addVideo,
@@ -30,6 +21,15 @@ import {
 } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
 import { captionFieldOf, captionUploadKey } from './caption-form-schema.ts'
+import {
+  discardUploads,
+  findUnfinishedUploads,
+  fingerprintOf,
+  type UnfinishedUpload,
+  type UploadItem,
+  type UploadScope,
+  uploadItems,
+} from './tus-uploads.ts'
 import { percentOf, UnfinishedUploads } from './UnfinishedUploads.tsx'
 import { UploadProgress, type UploadStatus } from './UploadProgress.tsx'
 import {

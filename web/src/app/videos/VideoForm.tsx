@@ -3,8 +3,9 @@
 // and checked by one zod schema with the shared file and caption rules (docs/dashboard.md's
 // messages), plus the live title check. The buttons sit in a sticky bar with the page's status
 // (progress), so both stay on screen however far one scrolls.
+
+import { type FileKind, type FileMode, fileKinds, msg } from '@contract/index.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { type FileKind, type FileMode, fileKinds, msg } from '@shared/index.ts'
 import { type ReactNode, useEffect, useMemo, useRef } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'

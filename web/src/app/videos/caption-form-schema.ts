@@ -8,7 +8,7 @@ import {
   captionLabelSchema,
   captionLanguageSchema,
   captionsMessages,
-} from '@shared/captions.ts'
+} from '@contract/captions.ts'
 import { z } from 'zod'
 
 /** What a caption file field says it takes, before a file is chosen. */

@@ -1,5 +1,5 @@
 // A work's caption tracks as the edit dialog reads them: one per language, whatever its case.
-import type { CaptionTrack } from '@shared/captions.ts'
+import type { CaptionTrack } from '@contract/captions.ts'
 
 /** The track a new one in `language` would replace, if any. */
 export function trackIn(

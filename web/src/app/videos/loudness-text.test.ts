@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { gainToVolume, playbackGainDb } from '@shared/loudness.ts'
+import { gainToVolume, playbackGainDb } from '@contract/loudness.ts'
 import { decibels, loudnessText } from './loudness-text.ts'
 
 const figures = (integrated: number, truePeak: number | null = -3, range = 4) => ({

@@ -1,6 +1,6 @@
 // What the Manage page and the edit dialog say about a work's loudness, in plain words: pure, so
 // the wording is tested without a browser (docs/dashboard.md, "Loudness").
-import { type LoudnessFigures, playbackGainDb } from '@shared/loudness.ts'
+import { type LoudnessFigures, playbackGainDb } from '@contract/loudness.ts'
 
 /**
  * A true peak above this may clip once the work is decoded from AAC or played through a

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { reviewLinkLimits } from '@shared/review-link.ts'
+import { reviewLinkLimits } from '@contract/review-link.ts'
 import {
   dayRange,
   dayValue,

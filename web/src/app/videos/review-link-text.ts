@@ -1,6 +1,6 @@
 // What the "Share privately…" dialog says about a review link, and the day its date choice
 // means: pure, so the wording is tested without a browser (docs/dashboard.md, Share privately).
-import type { ReviewLinkView } from '@shared/review-link.ts'
+import type { ReviewLinkView } from '@contract/review-link.ts'
 import { formatDate } from '../lib/format.ts'
 
 type LinkDates = Pick<ReviewLinkView, 'expiresAt' | 'state'>

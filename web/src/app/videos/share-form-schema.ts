@@ -8,7 +8,7 @@ import {
   reviewLinkLimits,
   reviewLinkNoteSchema,
   reviewLinkPasswordSchema,
-} from '@shared/review-link.ts'
+} from '@contract/review-link.ts'
 import { z } from 'zod'
 import { endOfDay } from './review-link-text.ts'
 

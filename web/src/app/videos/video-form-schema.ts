@@ -12,7 +12,7 @@ import {
   msg,
   requiredMessage,
   titleSchema,
-} from '@shared/index.ts'
+} from '@contract/index.ts'
 import { z } from 'zod'
 import { captionRowsSchema } from './caption-form-schema.ts'
 
