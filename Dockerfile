@@ -12,7 +12,7 @@ COPY patches ./patches
 RUN bun install --frozen-lockfile
 
 # What the server imports at run time: `dependencies` only. Peers are left out too: each package
-# the server imports is a direct dependency (tests/runtime-imports.test.ts), and the peers that
+# the server imports is a direct dependency (tests/deploy/runtime-imports.test.ts), and the peers that
 # would come along are build tools (TypeScript, by way of tRPC). Bun's cache from the stage above
 # makes this an offline copy.
 FROM deps AS prod-deps

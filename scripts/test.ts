@@ -101,16 +101,49 @@ async function step(label: string, cmd: string[]) {
 }
 
 const unitDirs = ['./tests', './web/src'].filter((d) => existsSync(`${root}/${d}`))
-// What stores media: on PostgreSQL these run with every app on a bucket of the S3 server
-// (TEST_STORAGE=s3; on the disk where none can be found), the rest of ./tests on disk. With the
-// embedded run on disk, each engine and each database runs the upload, media and processing
-// tests (but the few in `engineFree` below), without a third pass of the suite.
-const storageDirs = [
-  'tests/uploads',
-  'tests/videos',
-  'tests/pipeline',
-  'tests/site',
-  'tests/captions',
+// The tests of what stores media (uploads, videos, processing through the app, site images,
+// captions, review links' media): on PostgreSQL these run with every app on a bucket of the S3
+// server (TEST_STORAGE=s3; on the disk where none can be found), the rest of ./tests on disk.
+// With the embedded run on disk, each engine and each database runs them (but the few in
+// `engineFree` below), without a third pass of the suite.
+const storageTests = [
+  'tests/captions/convert.test.ts',
+  'tests/captions/first-request.test.ts',
+  'tests/captions/rest.test.ts',
+  'tests/captions/streams.test.ts',
+  'tests/captions/thread.test.ts',
+  'tests/db/embedded-socket.test.ts',
+  'tests/media/masters.test.ts',
+  'tests/pages/work.test.ts',
+  'tests/processing/across-processes.test.ts',
+  'tests/processing/in-server.test.ts',
+  'tests/processing/jobs.test.ts',
+  'tests/processing/loudness-in-app.test.ts',
+  'tests/processing/progress.test.ts',
+  'tests/review-links/links.test.ts',
+  'tests/site/content.test.ts',
+  'tests/site/images.test.ts',
+  'tests/site/svg-load.test.ts',
+  'tests/site/svg.test.ts',
+  'tests/uploads/disk-full.test.ts',
+  'tests/uploads/killed-mid-upload.test.ts',
+  'tests/uploads/multipart.test.ts',
+  'tests/uploads/pg-locker.test.ts',
+  'tests/uploads/sniff.test.ts',
+  'tests/uploads/tus-bucket-servers.test.ts',
+  'tests/uploads/tus-bucket.test.ts',
+  'tests/uploads/tus-js-client.test.ts',
+  'tests/uploads/tus-protocol.test.ts',
+  'tests/uploads/tus-refusals.test.ts',
+  'tests/uploads/tus-servers.test.ts',
+  'tests/uploads/tus.test.ts',
+  'tests/videos/crash.test.ts',
+  'tests/videos/curate.test.ts',
+  'tests/videos/public-list.test.ts',
+  'tests/videos/races.test.ts',
+  'tests/videos/ready-only.test.ts',
+  'tests/videos/rest.test.ts',
+  'tests/videos/trpc.test.ts',
 ]
 // Outside those folders, the tests that depend on the kind of database run on both kinds. The
 // others ask nothing the embedded database answers differently: it is PostgreSQL too, reached by
@@ -118,33 +151,40 @@ const storageDirs = [
 // process, and these files are the ones that test those.
 const databaseKindTests = [
   // Start-up, migrations, the seed, backup and restore, and what the data folder exposes.
-  'tests/startup.test.ts',
-  'tests/foundation.test.ts',
+  'tests/server/startup.test.ts',
+  'tests/server/foundation.test.ts',
   'tests/seed.test.ts',
   'tests/backup/backup.test.ts',
   'tests/storage/s3-startup.test.ts',
   // What the bucket's public address serves after a hide (record 087), on the bucket.
   'tests/storage/media-public-url.test.ts',
-  'tests/embedded-private.test.ts',
+  'tests/db/embedded-private.test.ts',
   // Writers racing on several connections, a server killed or stopped, several servers at once.
   'tests/fuzz/races.test.ts',
-  'tests/kill.test.ts',
-  'tests/shutdown.test.ts',
-  'tests/cluster.test.ts',
-  'tests/read-cache-servers.test.ts',
-  'tests/rate-limits-servers.test.ts',
-  'tests/startup-servers.test.ts',
+  'tests/uploads/killed-server.test.ts',
+  'tests/server/shutdown.test.ts',
+  'tests/cluster/topology.test.ts',
+  'tests/cluster/read-cache.test.ts',
+  'tests/cluster/rate-limits.test.ts',
+  'tests/cluster/startup.test.ts',
   // A transaction that would wait on another connection throws (a freeze on the embedded one).
-  'tests/database.test.ts',
+  'tests/db/transactions.test.ts',
 ]
 // Tests that use no database and no stored media (ffmpeg and the S3 client on their own): one run
 // is enough, and with a PostgreSQL server it is the shorter of the two runs.
-const databaseFree = ['tests/processing/', 'tests/storage/s3.test.ts']
+const databaseFree = [
+  'tests/processing/ffmpeg.test.ts',
+  'tests/processing/ladder.test.ts',
+  'tests/processing/loudness.test.ts',
+  'tests/processing/probe.test.ts',
+  'tests/processing/process-video.test.ts',
+  'tests/storage/s3.test.ts',
+]
 // Files that ask nothing of the kind of database either, run once on PostgreSQL rather than on the
 // embedded database, so that the two runs end together (measured: 774 s and 693 s without them).
 const evenOut = [
   'tests/security.test.ts',
-  'tests/metrics.test.ts',
+  'tests/ops/metrics.test.ts',
   // Starts an S3 engine of its own to pause: once is enough, and two at once would be two engines.
   'tests/storage/s3-stall.test.ts',
 ]
@@ -166,10 +206,12 @@ function mustExist(listed: string[], files: string[]) {
   }
 }
 const serverTests = [...new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: root })].sort()
-mustExist([...databaseKindTests, ...databaseFree, ...evenOut, ...engineFree], serverTests)
+mustExist(
+  [...storageTests, ...databaseKindTests, ...databaseFree, ...evenOut, ...engineFree],
+  serverTests,
+)
 /** The files run once, on PostgreSQL, when there is one. */
-const onPostgresOnly = (file: string) =>
-  databaseFree.some((path) => file.startsWith(path)) || evenOut.includes(file)
+const onPostgresOnly = (file: string) => databaseFree.includes(file) || evenOut.includes(file)
 const withServer = !!process.env.TEST_DATABASE_URL
 const embeddedRun = withServer
   ? [
@@ -200,11 +242,7 @@ await Promise.all([
             'test',
             ...serverTimeout,
             ...serverTests
-              .filter(
-                (file) =>
-                  storageDirs.some((dir) => file.startsWith(`${dir}/`)) &&
-                  !engineFree.includes(file),
-              )
+              .filter((file) => storageTests.includes(file) && !engineFree.includes(file))
               .map((file) => `./${file}`),
           ],
           { TEST_STORAGE: 's3' },

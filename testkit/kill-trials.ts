@@ -1,4 +1,4 @@
-// Kill trials shared by bench/kill-upload.ts and tests/kill.test.ts: the real server process is
+// Kill trials shared by bench/kill-upload.ts and tests/uploads/killed-server.test.ts: the real server process is
 // SIGKILLed (1) at a random point of a tus upload, then restarted on the same DATA_DIR while the
 // client resumes, and (2) at a random moment of videos.create. Afterwards no byte is lost or
 // corrupted, a create the kill stopped left its uploads usable (a new call with the same ids

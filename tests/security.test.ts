@@ -7,7 +7,7 @@ import { hashToken } from '../src/accounts/tokens.ts'
 import { msg } from '../src/contract/messages.ts'
 import { prepareOutputs, readyWorks } from '../testkit/ready.ts'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../testkit/test-app.ts'
-import { type Fixtures, fixtures, form, send, tusVia } from './videos/support.ts'
+import { type Fixtures, fixtures, form, send, tusVia } from '../testkit/videos.ts'
 
 let t: TestApp
 let f: Fixtures

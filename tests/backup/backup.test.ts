@@ -17,6 +17,7 @@ import { type Config, loadConfig } from '../../src/config.ts'
 import { openDatabase } from '../../src/db/database.ts'
 import { KEY_PREFIXES } from '../../src/storage/layout.ts'
 import { createTestDatabase, embeddedCopy, type TestDatabase } from '../../testkit/database.ts'
+import { makeClip, settled, uploadVideo, watchVideo } from '../../testkit/pipeline.ts'
 import {
   bucketKeys,
   dropBucket,
@@ -33,8 +34,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../testkit/test-app.ts'
-import { makeClip, settled, uploadVideo, watchVideo } from '../pipeline/support.ts'
-import { tusVia } from '../videos/support.ts'
+import { tusVia } from '../../testkit/videos.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
 const serverUrl = process.env.TEST_DATABASE_URL

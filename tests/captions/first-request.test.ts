@@ -4,9 +4,9 @@
 // serves only once the transaction ends, so the request never answered and the whole site froze.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
+import { captionFiles, captionsForm } from '../../testkit/captions.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { fixtures, form, send } from '../videos/support.ts'
-import { captionFiles, captionsForm } from './support.ts'
+import { fixtures, form, send } from '../../testkit/videos.ts'
 
 let t: TestApp
 const files = captionFiles()

@@ -6,11 +6,11 @@ import { rmSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { captionsMessages } from '../../src/contract/captions.ts'
 import { msg } from '../../src/contract/messages.ts'
+import { captionFiles, captionsForm } from '../../testkit/captions.ts'
 import { signedMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { bytesOf, fixtures, form, send, tusVia, uploadTrio } from '../videos/support.ts'
-import { captionFiles, captionsForm } from './support.ts'
+import { bytesOf, fixtures, form, send, tusVia, uploadTrio } from '../../testkit/videos.ts'
 
 let t: TestApp
 let token: string

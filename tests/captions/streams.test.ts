@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { toWebVtt } from '../../src/captions/index.ts'
 import { parseMediaPlaylist } from '../../src/processing/playlists.ts'
+import { captionFiles, captionsForm } from '../../testkit/captions.ts'
+import { firstPresentationTicks } from '../../testkit/clips.ts'
+import { makeClip, uploadVideo, type VideoAnswer, watchVideo } from '../../testkit/pipeline.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { makeClip, uploadVideo, type VideoAnswer, watchVideo } from '../pipeline/support.ts'
-import { firstPresentationTicks } from '../processing/media.ts'
-import { captionFiles, captionsForm } from './support.ts'
 
 type Track = { language: string; label: string; url: string }
 type Answer = VideoAnswer & { captions: Track[] }

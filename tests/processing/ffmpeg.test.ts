@@ -11,7 +11,7 @@ import {
   runFfmpeg,
   runFfprobe,
 } from '../../src/processing/ffmpeg.ts'
-import { childrenOf, isGone, media, removeMedia, waitUntilGone } from './media.ts'
+import { childrenOf, isGone, media, removeMedia, waitUntilGone } from '../../testkit/clips.ts'
 
 // Real ffmpeg on a shared 2-core machine: a loaded minute is not a failure.
 setDefaultTimeout(30_000)
@@ -34,10 +34,13 @@ async function ffmpegChild(marker: string): Promise<number> {
 
 describe('runFfmpeg', () => {
   test('a SIGKILLed parent leaves no ffmpeg behind (setpriv --pdeathsig)', async () => {
-    const child = Bun.spawn([process.execPath, join(import.meta.dir, 'endless-ffmpeg.ts')], {
-      stdout: 'pipe',
-      stderr: 'inherit',
-    })
+    const child = Bun.spawn(
+      [process.execPath, join(import.meta.dir, '..', '..', 'testkit', 'endless-ffmpeg.ts')],
+      {
+        stdout: 'pipe',
+        stderr: 'inherit',
+      },
+    )
     const reader = child.stdout.getReader()
     const { value } = await reader.read()
     expect(new TextDecoder().decode(value)).toContain('running')

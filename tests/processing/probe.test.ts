@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mediaProbe, probeSource } from '../../src/processing/probe.ts'
 import { ProcessingError } from '../../src/processing/processing-error.ts'
-import { media, removeMedia } from './media.ts'
+import { media, removeMedia } from '../../testkit/clips.ts'
 
 // Real ffmpeg on a shared 2-core machine: a loaded minute is not a failure.
 setDefaultTimeout(60_000)

@@ -18,7 +18,7 @@ import {
   removeMedia,
   sh,
   topLevelBoxes,
-} from './media.ts'
+} from '../../testkit/clips.ts'
 
 // Real ffmpeg on a shared 2-core machine: a loaded minute is not a failure.
 setDefaultTimeout(120_000)

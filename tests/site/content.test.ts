@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { msg } from '../../src/contract/messages.ts'
 import { siteMsg } from '../../src/contract/site.ts'
 import { defaultContent } from '../../src/site/defaults.ts'
+import { current, resetSite, save } from '../../testkit/site.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { current, resetSite, save } from './support.ts'
 
 let t: TestApp
 let owner: string

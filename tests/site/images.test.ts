@@ -10,7 +10,6 @@ import { aspectRefusal, type ImagePurpose, imageMsg } from '../../src/contract/s
 import { startHousekeeping } from '../../src/services.ts'
 import { defaultContent } from '../../src/site/defaults.ts'
 import { sanitizeSvg } from '../../src/site/svg.ts'
-import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {
   current,
   gif,
@@ -21,7 +20,8 @@ import {
   siteImageRows,
   svg,
   uploadImage,
-} from './support.ts'
+} from '../../testkit/site.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 
 let t: TestApp
 let owner: string

@@ -15,8 +15,8 @@ import {
   heavySvgs,
   svgOf,
 } from '../../testkit/fuzz/svg.ts'
+import { mediaFiles, picture, resetSite, siteImageRows, uploadImage } from '../../testkit/site.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { mediaFiles, picture, resetSite, siteImageRows, uploadImage } from './support.ts'
 
 let t: TestApp
 let admin: string

@@ -11,16 +11,16 @@ import { CreateBucketCommand, DeleteBucketCommand } from '@aws-sdk/client-s3'
 import type { S3Config } from '../../src/config.ts'
 import { s3Client } from '../../src/storage/s3-client.ts'
 import { fixtures, plainMediaUrl } from '../../testkit/media.ts'
-import { bucketKeys, dropBucket, makeBucket, s3Available, s3Env } from '../../testkit/s3.ts'
-import { describeSkipIf } from '../../testkit/skip.ts'
-import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import {
   makeClip,
   settled,
   uploadVideo,
   type VideoAnswer,
   watchVideo,
-} from '../pipeline/support.ts'
+} from '../../testkit/pipeline.ts'
+import { bucketKeys, dropBucket, makeBucket, s3Available, s3Env } from '../../testkit/s3.ts'
+import { describeSkipIf } from '../../testkit/skip.ts'
+import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 const keyOfUrl = (url: string) => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { diskStorage } from '../../src/storage/disk.ts'
-import { storageContract } from './contract.ts'
+import { storageContract } from '../../testkit/storage-contract.ts'
 
 let dir: string
 storageContract(

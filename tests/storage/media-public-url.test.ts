@@ -13,6 +13,13 @@ import { sql } from 'drizzle-orm'
 import type { S3Config } from '../../src/config.ts'
 import { loadConfig } from '../../src/config.ts'
 import { fixtures, plainMediaUrl } from '../../testkit/media.ts'
+import {
+  makeClip,
+  settled,
+  uploadVideo,
+  type VideoAnswer,
+  watchVideo,
+} from '../../testkit/pipeline.ts'
 import { pollUntil } from '../../testkit/poll.ts'
 import {
   bucketKeys,
@@ -24,13 +31,6 @@ import {
 } from '../../testkit/s3.ts'
 import { describeSkipIf } from '../../testkit/skip.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import {
-  makeClip,
-  settled,
-  uploadVideo,
-  type VideoAnswer,
-  watchVideo,
-} from '../pipeline/support.ts'
 
 const COPY = /^public\/[0-9a-f]{32}\//
 /** An answer of the bucket's public address for a URL, read anonymously. */

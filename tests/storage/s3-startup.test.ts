@@ -3,9 +3,9 @@
 import { afterAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { createTestDatabase } from '../../testkit/database.ts'
+import { runServer, traceLines } from '../../testkit/run-server.ts'
 import { dropBucket, makeBucket, s3Available } from '../../testkit/s3.ts'
 import { testSkipIf } from '../../testkit/skip.ts'
-import { runServer, traceLines } from '../helpers/run-server.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
 const cleanups: (() => unknown)[] = []

@@ -9,7 +9,7 @@ import { s3Storage } from '../../src/storage/s3.ts'
 import type { Storage, StorageBody } from '../../src/storage/types.ts'
 import { dropBucket, makeBucket, s3Available, unfinishedUploads } from '../../testkit/s3.ts'
 import { describeSkipIf } from '../../testkit/skip.ts'
-import { storageContract } from './contract.ts'
+import { storageContract } from '../../testkit/storage-contract.ts'
 
 const MiB = 1024 * 1024
 const hex = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
@@ -298,7 +298,7 @@ describeSkipIf(s3Available().reason)('the s3 engine', () => {
       const child = Bun.spawn(
         [
           process.execPath,
-          join(import.meta.dir, '..', 'helpers', 's3-write-child.ts'),
+          join(import.meta.dir, '..', '..', 'testkit', 's3-write-child.ts'),
           config.bucket,
           config.endpoint!,
           config.region,

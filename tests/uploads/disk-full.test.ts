@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { isDiskFull, STORAGE_FULL, toPublicError } from '../../src/errors.ts'
 import { describeSkipIf, testSkipIf } from '../../testkit/skip.ts'
 import { diskOnly, startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { bytesOf, type Fixtures, fixtures, form, send, tusVia } from '../videos/support.ts'
+import { bytesOf, type Fixtures, fixtures, form, send, tusVia } from '../../testkit/videos.ts'
 
 const errno = (code: string) => Object.assign(new Error(`${code}: test`), { code })
 

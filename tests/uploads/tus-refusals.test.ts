@@ -8,7 +8,7 @@ import { type E2EServer, startServer } from '../../testkit/server.ts'
 import { testSkipIf } from '../../testkit/skip.ts'
 import { patchAndStall } from '../../testkit/tus.ts'
 
-const SCRIPT = join(import.meta.dir, '..', 'fixtures', 'refused-patches.mjs')
+const SCRIPT = join(import.meta.dir, '..', '..', 'testkit', 'fixtures', 'refused-patches.mjs')
 const NODE = Bun.which('node')
 const CURL = Bun.which('curl')
 const MiB = 1024 * 1024

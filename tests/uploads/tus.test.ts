@@ -588,7 +588,14 @@ describe('tus endpoint', () => {
             bodyBytes: 8 * 1024 * 1024,
             requests: Array(5).fill({ path, headers }),
           }
-          const script = join(import.meta.dir, '..', 'fixtures', 'refused-patches.mjs')
+          const script = join(
+            import.meta.dir,
+            '..',
+            '..',
+            'testkit',
+            'fixtures',
+            'refused-patches.mjs',
+          )
           const proc = Bun.spawn(['node', script, JSON.stringify(config)], { stdout: 'pipe' })
           expect(JSON.parse(await new Response(proc.stdout).text())).toEqual(Array(5).fill(423))
         }

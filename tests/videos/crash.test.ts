@@ -21,9 +21,9 @@ beforeAll(async () => {
   f = await fixtures()
   crashFile = join(await mkdtemp(join(tmpdir(), 'crash-')), 'armed')
   server = await startServer({
-    BUN_OPTIONS: `--preload ${join(import.meta.dir, 'crash-hook.ts')}`,
+    BUN_OPTIONS: `--preload ${join(import.meta.dir, '..', '..', 'testkit', 'crash-hook.ts')}`,
     CRASH_FILE: crashFile,
-    // The media pipeline's own crash safety is tests/pipeline/processes.test.ts; here its
+    // The media pipeline's own crash safety is tests/processing/across-processes.test.ts; here its
     // outputs would only be more entries beside the files these steps are about.
     MEDIA_WORKERS: '0',
   })

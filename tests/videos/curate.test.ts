@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { sql } from 'drizzle-orm'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { type Fixtures, fixtures, form, send } from './support.ts'
+import { type Fixtures, fixtures, form, send } from '../../testkit/videos.ts'
 
 let t: TestApp
 let f: Fixtures

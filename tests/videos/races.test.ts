@@ -2,7 +2,14 @@
 // Every answer is a clear 4xx, never a 500, and no call leaves a half-made video or a lost upload.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
+import {
+  bytesOf,
+  type Fixtures,
+  fixtures,
+  mediaAndRows,
+  tusVia,
+  uploadTrio,
+} from '../../testkit/videos.ts'
 
 let t: TestApp
 let f: Fixtures

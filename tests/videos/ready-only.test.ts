@@ -14,7 +14,7 @@ import { startMediaQueue } from '../../src/processing/queue.ts'
 import { markFailed, markProcessing, requeue } from '../../src/videos/rows.ts'
 import { makeReady, prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { type Fixtures, fixtures, form, send } from './support.ts'
+import { type Fixtures, fixtures, form, send } from '../../testkit/videos.ts'
 
 const SHELL = `<!doctype html>
 <html lang="en">

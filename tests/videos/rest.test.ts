@@ -6,7 +6,7 @@ import { msg } from '../../src/contract/messages.ts'
 import { signedMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { type Fixtures, fixtures, form, mediaAndRows, send } from './support.ts'
+import { type Fixtures, fixtures, form, mediaAndRows, send } from '../../testkit/videos.ts'
 
 let t: TestApp
 let f: Fixtures

@@ -12,7 +12,14 @@ import { callerAs } from '../../testkit/caller.ts'
 import { bucketKeys, unfinishedUploads } from '../../testkit/s3.ts'
 import { testSkipIf } from '../../testkit/skip.ts'
 import { diskOnly, startTestApp, type TestApp } from '../../testkit/test-app.ts'
-import { bytesOf, type Fixtures, fixtures, mediaAndRows, tusVia, uploadTrio } from './support.ts'
+import {
+  bytesOf,
+  type Fixtures,
+  fixtures,
+  mediaAndRows,
+  tusVia,
+  uploadTrio,
+} from '../../testkit/videos.ts'
 
 let t: TestApp
 let f: Fixtures
