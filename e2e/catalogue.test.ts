@@ -12,7 +12,7 @@ import { openPage } from './support/browser.ts'
 import { gridSettled } from './support/grid.ts'
 
 const WORKS = 600
-const PAGE = 12 // web/src/public/publicVideos.ts PUBLIC_PAGE_SIZE
+const PAGE = 12 // web/src/public/public-videos.ts PUBLIC_PAGE_SIZE
 
 let server: E2EServer
 let browser: Browser

@@ -1,7 +1,7 @@
 // `bun scripts/layers.ts [repo]`: the house's figures, read from every import of src/ and web/src/
 // (type-only ones included), and the rules dependency-cruiser cannot say (.dependency-cruiser.cjs
 // says the rest): no two rooms of src/ import each other, no knot of rooms (a cycle through
-// several), at most six loose files in src/. Prints the figures; exits 1 when a rule is broken.
+// several), at most six loose files in src/, every file name in kebab-case. Prints the figures; exits 1 when a rule is broken.
 // A room is a folder directly under src/ (or a loose file, which is a room of its own).
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -114,6 +114,14 @@ const sideways = [...web].flatMap(([from, tos]) =>
 const looseTests = existsSync(join(root, 'tests'))
   ? [...new Bun.Glob('tests/*.test.ts').scanSync({ cwd: root })]
   : []
+// One file-name convention: kebab-case, everywhere code lives (font files and licences keep theirs).
+const misnamed = ['src', 'web/src', 'tests', 'testkit', 'e2e', 'bench', 'scripts'].flatMap((dir) =>
+  existsSync(join(root, dir))
+    ? [...new Bun.Glob(`${dir}/**/*.{ts,tsx,css,mjs}`).scanSync({ cwd: root })].filter((f) =>
+        /[A-Z_]/.test(f.split('/').pop()!),
+      )
+    : [],
+)
 const readme = existsSync(join(root, 'README.md'))
   ? readFileSync(join(root, 'README.md'), 'utf8').split('\n').length - 1
   : 0
@@ -131,6 +139,9 @@ console.log(`loose files in src/:             ${loose.length}  (${loose.join(', 
 console.log(`sideways imports between features: ${sideways.length}`)
 for (const s of sideways) console.log(`  ${s}`)
 console.log(`loose test files in tests/:      ${looseTests.length}`)
+console.log(
+  `files not in kebab-case:         ${misnamed.length}${misnamed.length ? `  (${misnamed.join(', ')})` : ''}`,
+)
 console.log(`README.md lines:                 ${readme}`)
 
 const broken =

@@ -13,7 +13,7 @@ export const imagePurposes = ['heroWide', 'heroMobile', 'logo'] as const
 export type ImagePurpose = (typeof imagePurposes)[number]
 
 /**
- * The widths the hero is served at (web/src/public/Hero.tsx's `sizes="100vw"` picks one). The
+ * The widths the hero is served at (web/src/public/hero.tsx's `sizes="100vw"` picks one). The
  * mobile middle width covers 375 px phones at 2× and 412 px ones at 1.75× (up to 750 px), which
  * a 720 px file sent to the 1080 px one, half as large again.
  */
@@ -24,7 +24,7 @@ export const LOGO_BOX = { width: 240, height: 96 } as const
 
 /**
  * The shapes each role may have, as width ÷ height. The hero is drawn over the whole first
- * screen with `object-cover` (web/src/public/Hero.tsx): the wide image on screens from a 4:3
+ * screen with `object-cover` (web/src/public/hero.tsx): the wide image on screens from a 4:3
  * tablet to a 32:9 monitor, the mobile one on phones held upright (about 9:21) or turned; a
  * shape far outside those would show a sliver of itself. A logo is drawn whole in a 5:2 box
  * (`object-contain`): taller than 1:2 or longer than 8:1, it would shrink to a speck or a line.

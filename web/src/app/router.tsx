@@ -18,23 +18,23 @@ import {
   redirect,
 } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
-import { ActivityNotAllowed, ActivityPage } from './activity/ActivityPage.tsx'
-import { ADMINS_STALE_MS, AdminsPage } from './admins/AdminsPage.tsx'
-import { ForgotPasswordPage } from './auth/ForgotPasswordPage.tsx'
-import { MissingResetToken, ResetPasswordPage } from './auth/ResetPasswordPage.tsx'
+import { ActivityNotAllowed, ActivityPage } from './activity/activity-page.tsx'
+import { ADMINS_STALE_MS, AdminsPage } from './admins/admins-page.tsx'
+import { ForgotPasswordPage } from './auth/forgot-password-page.tsx'
 import { signInSearchSchema } from './auth/redirect.ts'
-import { SignInPage } from './auth/SignInPage.tsx'
-import { NotAllowed } from './components/NotAllowed.tsx'
-import { DashboardLayout } from './layout/DashboardLayout.tsx'
-import { OverviewPage, STATS_STALE_MS } from './pages/OverviewPage.tsx'
-import { SitePage } from './site/SitePage.tsx'
+import { MissingResetToken, ResetPasswordPage } from './auth/reset-password-page.tsx'
+import { SignInPage } from './auth/sign-in-page.tsx'
+import { NotAllowed } from './components/not-allowed.tsx'
+import { DashboardLayout } from './layout/dashboard-layout.tsx'
+import { OverviewPage, STATS_STALE_MS } from './pages/overview-page.tsx'
+import { SitePage } from './site/site-page.tsx'
 import { currentListInput } from './stores/video-store.ts'
 import type { TrpcUtils } from './trpc.ts'
-import { LIST_CACHE_MS, LIST_STALE_MS, ManagePage } from './videos/ManagePage.tsx'
-import { UploadPage } from './videos/UploadPage.tsx'
+import { LIST_CACHE_MS, LIST_STALE_MS, ManagePage } from './videos/manage-page.tsx'
+import { UploadPage } from './videos/upload-page.tsx'
 
 const PublicPage = lazy(() =>
-  import('../public/PublicPage.tsx').then((m) => ({ default: m.PublicPage })),
+  import('../public/public-page.tsx').then((m) => ({ default: m.PublicPage })),
 )
 
 function LazyPublicPage() {

@@ -1,5 +1,5 @@
 // The public page's fixed words: navigation and headings. What the studio edits (hero, clients,
-// About text, contacts) comes from the server (siteContent.ts); its name and mark are the brand
+// About text, contacts) comes from the server (site-content.ts); its name and mark are the brand
 // module's (web/src/brand/, src/contract/brand.ts).
 
 export type NavItem = { label: string; target: 'work' | 'about' | 'contact' }
@@ -11,7 +11,7 @@ export const nav: NavItem[] = [
 ]
 
 /**
- * The studio's line as the sign-in screens show it (web/src/app/auth/AuthShell.tsx). The public
+ * The studio's line as the sign-in screens show it (web/src/app/auth/auth-shell.tsx). The public
  * page's hero line is edited in the dashboard and comes from the server.
  */
 export const hero = { line: 'Where words leave off, music begins.' }

@@ -4,7 +4,7 @@
 // streams) answers 404 there, and then there is nothing to play.
 import { PAGE_DATA_ID } from '@contract/public-page.ts'
 import { pageDataFrom } from './page-data.ts'
-import type { PublicVideo } from './publicVideos.ts'
+import type { PublicVideo } from './public-videos.ts'
 
 /** The work the page at `path` shows now (a work's page or a review page); null when none. */
 export async function workAt(path: string): Promise<PublicVideo | null> {

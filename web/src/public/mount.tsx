@@ -4,9 +4,9 @@ import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { setLoudnessReference } from '../player/loudness.ts'
 import { markLive } from './liveness.ts'
-import { PublicApp } from './PublicApp.tsx'
 import { loudnessReferenceOf, readPageData } from './page-data.ts'
-import { publicSite } from './siteContent.ts'
+import { PublicApp } from './public-app.tsx'
+import { publicSite } from './site-content.ts'
 
 /** Resolves once the tree is live (its effects have run): a click held until then may go on. */
 export function mountPublic(rootElement: HTMLElement, hydrate: boolean): Promise<void> {

@@ -9,8 +9,8 @@ import {
   type PublicVideo,
   publicPageFrom,
   toVideo,
-} from './publicVideos.ts'
-import { type PublicSite, publicSiteFrom } from './siteContent.ts'
+} from './public-videos.ts'
+import { type PublicSite, publicSiteFrom } from './site-content.ts'
 
 export type LandingData = { kind: 'landing'; site: PublicSite | null; page: PublicPage }
 export type WorkData = { kind: 'work'; site: PublicSite | null; video: PublicVideo }

@@ -8,9 +8,9 @@ import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { drawsExtended } from '../fonts/subsets.ts'
 import { MOBILE_QUERY } from '../ui/breakpoint.ts'
-import { heroSources } from './Hero.tsx'
-import { PublicApp } from './PublicApp.tsx'
+import { heroSources } from './hero.tsx'
 import { pageDataFrom } from './page-data.ts'
+import { PublicApp } from './public-app.tsx'
 
 /** Every face's ext file (scripts/fonts.ts), at the content-hashed URL the browser build gives it. */
 const EXT_FONTS = Object.values(

@@ -1,0 +1,101 @@
+// Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
+// Processed videos play their stream (hls.js with the public tiles' settings), others the master
+// through a short-lived signed link: /media gives a failed video's master to no plain <video>,
+// and a browser cannot send the bearer token (record 059).
+import { useRef } from 'react'
+import type { Video } from '../../api.ts'
+import type { StreamSources } from '../../player/streams.ts'
+import { useAttachedStream } from '../../player/use-stream.ts'
+import { Dialog } from '../components/dialog.tsx'
+import { Icons } from '../components/ui.tsx'
+import { trpc } from '../trpc.ts'
+
+// A link lasts 15 minutes; one asked for when the player opens, never reused after it closes.
+const LINK_FRESH_MS = 10 * 60_000
+
+export function PlayerModal({ video, onClose }: { video: Video; onClose: () => void }) {
+  // Streams exist once a video has been processed (and stay while it is processed again); until
+  // then hlsUrl is null and the master plays.
+  const link = trpc.videos.masterLink.useQuery(
+    { id: video._id },
+    { enabled: !video.hlsUrl, staleTime: LINK_FRESH_MS, gcTime: 0 },
+  )
+  const sources: StreamSources | null = video.hlsUrl
+    ? video
+    : link.data
+      ? {
+          videoUrl: link.data.url,
+          hlsUrl: null,
+          mp4Url: null,
+          loudness: video.loudness,
+          captions: video.captions,
+        }
+      : null
+  // Levelled as visitors hear it (docs/decisions/071): the player waits for the site's reference.
+  const site = trpc.site.get.useQuery(undefined, { staleTime: 60_000 })
+  const reference = site.data
+    ? site.data.content.playback.loudnessReference
+    : site.isError
+      ? null
+      : undefined
+  return (
+    <Dialog
+      title={video.title}
+      onClose={onClose}
+      size="full"
+      hideTitle
+      className="bg-black text-white dark:bg-black dark:text-white"
+    >
+      <div className="flex h-full flex-col">
+        <div className="flex items-center gap-3 px-4 py-3">
+          <p className="min-w-0 flex-1 truncate font-semibold text-lg" aria-hidden="true">
+            {video.title}
+          </p>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close player"
+            className="inline-flex size-10 items-center justify-center rounded-full bg-white/10 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            <Icons.close />
+          </button>
+        </div>
+        <div className="flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
+          {sources && reference !== undefined ? (
+            <Player video={video} sources={sources} loudnessReference={reference} />
+          ) : (
+            <div className="size-full bg-black" aria-hidden="true" />
+          )}
+        </div>
+      </div>
+    </Dialog>
+  )
+}
+
+function Player({
+  video,
+  sources,
+  loudnessReference,
+}: {
+  video: Video
+  sources: StreamSources
+  loudnessReference: number | null
+}) {
+  const videoRef = useRef<HTMLVideoElement>(null)
+  useAttachedStream(videoRef, sources, undefined, { loudnessReference })
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts)
+    <video
+      ref={videoRef}
+      poster={video.thumbnailUrl}
+      autoPlay
+      controls
+      controlsList="nodownload"
+      disablePictureInPicture
+      playsInline
+      onContextMenu={(event) => event.preventDefault()}
+      className="size-full bg-black object-contain"
+      aria-label={video.title}
+    />
+  )
+}

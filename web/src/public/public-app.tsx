@@ -1,0 +1,21 @@
+// The public pages as one tree, drawn from a page's data: what the server renders and what the
+// browser hydrates (or draws, where no server render came with the page).
+import { useEffect } from 'react'
+import type { PageData } from './page-data.ts'
+import { PublicPage } from './public-page.tsx'
+import { ReviewPage } from './review-page.tsx'
+import { WorkPage } from './work-page.tsx'
+
+type Props = {
+  /** null: a page the server did not fill (the landing page, which asks for its own data). */
+  data: PageData | null
+  /** Told once the tree is in the document (hydrated or drawn). */
+  onMounted?: () => void
+}
+
+export function PublicApp({ data, onMounted }: Props) {
+  useEffect(() => onMounted?.(), [onMounted])
+  if (data?.kind === 'review') return <ReviewPage video={data.video} />
+  if (data?.kind === 'work') return <WorkPage video={data.video} site={data.site} />
+  return <PublicPage initial={data ?? undefined} />
+}

@@ -1,0 +1,162 @@
+// A work's own page (/work/<slug>, record 052): the studio's header and contact footer around
+// the video, its title, description and brand. The server renders it with the tags link previews
+// read and puts its data in the page (page-data.ts), so nothing is fetched before it draws.
+import { Suspense, use, useEffect, useRef, useState } from 'react'
+import { type CurrentSources, useRecoveringSources } from '../player/recover.ts'
+import { useAttachedStream } from '../player/use-stream.ts'
+import { CannotPlay } from './cannot-play.tsx'
+import { ContactFooter } from './contact-footer.tsx'
+import { workAt } from './current-work.ts'
+import { Header } from './header.tsx'
+import { PlayIcon } from './icons.tsx'
+import { logPlayFailure } from './media.ts'
+import type { PublicVideo } from './public-videos.ts'
+import { type PublicSite, publicSite } from './site-content.ts'
+import { startAttribute } from './start-ahead.ts'
+
+/** `site`: the content the server rendered the page with; asked for when not given. */
+export function WorkPage({ video, site }: { video: PublicVideo; site?: PublicSite | null }) {
+  return (
+    <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
+      <a
+        href="#main"
+        className="sr-only rounded-full bg-accent px-5 py-3 text-sm font-semibold text-ink-950 focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[60]"
+      >
+        Skip to content
+      </a>
+      <Header away />
+      <main id="main" tabIndex={-1} className="outline-none">
+        <article className="mx-auto max-w-5xl px-5 pt-28 pb-20 sm:px-8 md:pt-36">
+          <a
+            href="/#work"
+            className="text-mist text-sm tracking-[0.22em] uppercase hover:text-accent focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+          >
+            ← All work
+          </a>
+          <h1 className="mt-6 font-display text-5xl text-paper tracking-tight md:text-7xl">
+            {video.title}
+          </h1>
+          <div className="mt-10">
+            <WorkPlayer video={video} current={currentPage} />
+          </div>
+          <div className="mt-10 grid gap-8 md:grid-cols-[1fr_auto] md:items-start">
+            {video.description ? (
+              <p className="max-w-2xl whitespace-pre-line text-lg text-mist">{video.description}</p>
+            ) : (
+              <span />
+            )}
+            {video.brandLogoUrl ? (
+              <img
+                src={video.brandLogoUrl}
+                alt={`${video.title} brand logo`}
+                width={176}
+                height={80}
+                className="h-20 w-44 rounded-sm bg-accent object-contain p-3"
+              />
+            ) : null}
+          </div>
+        </article>
+      </main>
+      {site === undefined ? (
+        <Suspense fallback={null}>
+          <FetchedFooter />
+        </Suspense>
+      ) : (
+        <ContactFooter content={site?.contact ?? null} />
+      )}
+    </div>
+  )
+}
+
+/** The work as this page shows it now: the page again, as the server renders it today. */
+const currentPage = () => workAt(location.pathname)
+
+function FetchedFooter() {
+  return <ContactFooter content={use(publicSite())?.contact ?? null} />
+}
+
+/**
+ * The poster and a play button; the stream is attached only on the click (hls.js is not part of
+ * the page's first load), then plays with native controls. Sources that stopped answering are
+ * replaced once by `current`'s (none: the player says at once that it cannot play).
+ */
+export function WorkPlayer({
+  video,
+  current,
+}: {
+  video: PublicVideo
+  current?: CurrentSources<PublicVideo>
+}) {
+  const [started, setStarted] = useState(false)
+  const ratio = `${video.width ?? 16} / ${video.height ?? 9}`
+  return (
+    <div className="relative overflow-hidden rounded-sm bg-black" style={{ aspectRatio: ratio }}>
+      {started ? (
+        <Playing video={video} current={current} />
+      ) : (
+        <button
+          type="button"
+          onClick={() => setStarted(true)}
+          // start-ahead.ts fetches this stream's start before the click.
+          data-stream={video.hlsUrl ?? undefined}
+          data-stream-start={startAttribute(video)}
+          aria-label={`Play ${video.title}`}
+          className="group absolute inset-0 size-full focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-accent focus-visible:ring-inset"
+        >
+          <img
+            src={video.thumbnailUrl}
+            alt=""
+            fetchPriority="high"
+            className="absolute inset-0 size-full object-cover"
+          />
+          <span className="absolute inset-0 grid place-items-center bg-black/20 transition group-hover:bg-black/40">
+            <span className="grid size-20 place-items-center rounded-full bg-accent text-ink-950">
+              <PlayIcon width={28} height={28} />
+            </span>
+          </span>
+        </button>
+      )}
+    </div>
+  )
+}
+
+function Playing({
+  video,
+  current,
+}: {
+  video: PublicVideo
+  current: CurrentSources<PublicVideo> | undefined
+}) {
+  const ref = useRef<HTMLVideoElement>(null)
+  const { sources, unplayable, failed } = useRecoveringSources(video, current)
+  useAttachedStream(ref, sources, (element) => {
+    element.play().catch((error: unknown) => {
+      // Refused autoplay or a newer source: the controls are there to press.
+      if (error instanceof DOMException && error.name !== 'NotSupportedError') {
+        console.warn('Playback did not start', error)
+        return
+      }
+      failed()
+    })
+  })
+  useEffect(() => {
+    if (unplayable)
+      logPlayFailure(video.title, ref.current?.error ?? new Error('No source could play'))
+  }, [unplayable, video.title])
+  return (
+    <>
+      {/* biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts) */}
+      <video
+        ref={ref}
+        poster={video.thumbnailUrl}
+        controls={!unplayable}
+        playsInline
+        controlsList="nodownload"
+        aria-label={video.title}
+        onError={failed}
+        className="absolute inset-0 size-full bg-black object-contain"
+      />
+      {unplayable ? <CannotPlay /> : null}
+    </>
+  )
+}
