@@ -6,10 +6,10 @@ import { type SiteForm, type SiteImage, siteLimits } from '@contract/site.ts'
 import { useSortable } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import { type Control, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form'
+import { ListFooter, RemoveButton } from '../components/list-editor.tsx'
 import { SortableList } from '../components/sortable-list.tsx'
 import { TextField } from '../components/text-field.tsx'
 import { Icons } from '../components/ui.tsx'
-import { AddButton, RemoveButton } from './fields.tsx'
 import { ImageField } from './image-field.tsx'
 
 type Props = {
@@ -56,19 +56,12 @@ export function ClientsEditor({ form, images, addImage, onBusyChange }: Props) {
           ))}
         </ol>
       </SortableList>
-      {errors?.root?.message || errors?.message ? (
-        <p role="alert" className="mt-2 text-red-600 text-sm dark:text-red-400">
-          {errors.root?.message ?? errors.message}
-        </p>
-      ) : null}
-      <div className="mt-3">
-        <AddButton
-          onClick={() => append({ name: '', logo: '' }, { shouldFocus: true })}
-          disabled={fields.length >= siteLimits.clientsMax}
-        >
-          Add client
-        </AddButton>
-      </div>
+      <ListFooter
+        errors={errors}
+        addLabel="Add client"
+        onAdd={() => append({ name: '', logo: '' }, { shouldFocus: true })}
+        full={fields.length >= siteLimits.clientsMax}
+      />
     </div>
   )
 }

@@ -1,6 +1,6 @@
-// Form pieces of the Site page: a labelled textarea, and the small icon buttons of its lists.
+// Form pieces of the Site page: a labelled textarea and a card section.
 import { type ComponentProps, type ReactNode, useId } from 'react'
-import { buttonStyles, FieldError, Icons, inputStyles } from '../components/ui.tsx'
+import { FieldError, inputStyles } from '../components/ui.tsx'
 
 type TextAreaProps = ComponentProps<'textarea'> & {
   label: string
@@ -39,36 +39,6 @@ export function TextAreaField({
       />
       <FieldError id={`${inputId}-error`} message={error} />
     </div>
-  )
-}
-
-export function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-red-600 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-red-400 dark:hover:bg-red-950"
-    >
-      <Icons.trash />
-    </button>
-  )
-}
-
-export function AddButton({
-  children,
-  onClick,
-  disabled,
-}: {
-  children: ReactNode
-  onClick: () => void
-  disabled?: boolean
-}) {
-  return (
-    <button type="button" className={buttonStyles.ghost} onClick={onClick} disabled={disabled}>
-      <Icons.plus className="size-4" /> {children}
-    </button>
   )
 }
 

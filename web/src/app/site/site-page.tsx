@@ -14,7 +14,7 @@ import {
 } from '@contract/site.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
 import type { inferRouterOutputs } from '@trpc/server'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { type UseFormReturn, useForm } from 'react-hook-form'
 import type { AppRouter } from '../../api.ts'
 import { Dialog } from '../components/dialog.tsx'
@@ -25,6 +25,7 @@ import { Button, buttonStyles, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
 import { notify } from '../lib/notify.ts'
+import { useLeaveWarning } from '../lib/use-leave-warning.ts'
 import { trpc } from '../trpc.ts'
 import { ClientsEditor } from './clients-editor.tsx'
 import { Section, TextAreaField } from './fields.tsx'
@@ -80,13 +81,7 @@ function SiteEditor({ state }: { state: SiteState }) {
   const errors = formState.errors
 
   // Closing or reloading the tab with unsaved edits asks first.
-  const dirty = formState.isDirty
-  useEffect(() => {
-    if (!dirty) return
-    const ask = (e: BeforeUnloadEvent) => e.preventDefault()
-    window.addEventListener('beforeunload', ask)
-    return () => window.removeEventListener('beforeunload', ask)
-  }, [dirty])
+  useLeaveWarning(formState.isDirty)
 
   /** The server's state after a save or an undo: it becomes the form's new starting point. */
   function adopt(next: SiteState) {

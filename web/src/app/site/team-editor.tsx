@@ -2,8 +2,20 @@
 
 import { type SiteForm, siteLimits } from '@contract/site.ts'
 import { type UseFormReturn, useFieldArray } from 'react-hook-form'
+import { ListFooter, RemoveButton } from '../components/list-editor.tsx'
 import { TextField } from '../components/text-field.tsx'
-import { AddButton, RemoveButton } from './fields.tsx'
+
+/** A member's fields, in the order the form shows them. */
+const MEMBER_FIELDS: readonly {
+  key: 'name' | 'title' | 'phone' | 'email'
+  label: string
+  type?: 'tel' | 'email'
+}[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'title', label: 'Job title' },
+  { key: 'phone', label: 'Phone', type: 'tel' },
+  { key: 'email', label: 'Email', type: 'email' },
+]
 
 export function TeamEditor({ form }: { form: UseFormReturn<SiteForm> }) {
   const { control, register, formState } = form
@@ -22,32 +34,16 @@ export function TeamEditor({ form }: { form: UseFormReturn<SiteForm> }) {
                   Team member {n}
                 </legend>
                 <div className="grid gap-3 sm:grid-cols-2">
-                  <TextField
-                    label={`Name (member ${n})`}
-                    autoComplete="off"
-                    error={e?.name?.message}
-                    {...register(`contact.team.${index}.name`)}
-                  />
-                  <TextField
-                    label={`Job title (member ${n})`}
-                    autoComplete="off"
-                    error={e?.title?.message}
-                    {...register(`contact.team.${index}.title`)}
-                  />
-                  <TextField
-                    label={`Phone (member ${n})`}
-                    type="tel"
-                    autoComplete="off"
-                    error={e?.phone?.message}
-                    {...register(`contact.team.${index}.phone`)}
-                  />
-                  <TextField
-                    label={`Email (member ${n})`}
-                    type="email"
-                    autoComplete="off"
-                    error={e?.email?.message}
-                    {...register(`contact.team.${index}.email`)}
-                  />
+                  {MEMBER_FIELDS.map(({ key, label, type }) => (
+                    <TextField
+                      key={key}
+                      label={`${label} (member ${n})`}
+                      type={type}
+                      autoComplete="off"
+                      error={e?.[key]?.message}
+                      {...register(`contact.team.${index}.${key}`)}
+                    />
+                  ))}
                 </div>
                 <div className="mt-2 flex justify-end">
                   <RemoveButton label={`Remove team member ${n}`} onClick={() => remove(index)} />
@@ -57,21 +53,12 @@ export function TeamEditor({ form }: { form: UseFormReturn<SiteForm> }) {
           )
         })}
       </ol>
-      {errors?.root?.message || errors?.message ? (
-        <p role="alert" className="mt-2 text-red-600 text-sm dark:text-red-400">
-          {errors.root?.message ?? errors.message}
-        </p>
-      ) : null}
-      <div className="mt-3">
-        <AddButton
-          onClick={() =>
-            append({ name: '', title: '', phone: '', email: '' }, { shouldFocus: true })
-          }
-          disabled={fields.length >= siteLimits.teamMax}
-        >
-          Add team member
-        </AddButton>
-      </div>
+      <ListFooter
+        errors={errors}
+        addLabel="Add team member"
+        onAdd={() => append({ name: '', title: '', phone: '', email: '' }, { shouldFocus: true })}
+        full={fields.length >= siteLimits.teamMax}
+      />
     </div>
   )
 }

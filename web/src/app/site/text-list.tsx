@@ -8,8 +8,9 @@ import {
   type UseFormReturn,
   useFieldArray,
 } from 'react-hook-form'
+import { ListFooter, RemoveButton } from '../components/list-editor.tsx'
 import { TextField } from '../components/text-field.tsx'
-import { AddButton, RemoveButton, TextAreaField } from './fields.tsx'
+import { TextAreaField } from './fields.tsx'
 
 type ListName = 'hero.services' | 'about.paragraphs'
 
@@ -70,23 +71,15 @@ export function TextList({ form, name, itemLabel, addLabel, max, multiline }: Pr
           )
         })}
       </ol>
-      {errors?.root?.message || errors?.message ? (
-        <p role="alert" className="mt-2 text-red-600 text-sm dark:text-red-400">
-          {errors.root?.message ?? errors.message}
-        </p>
-      ) : null}
-      <div className="mt-2">
-        <AddButton
-          onClick={() =>
-            append({ value: '' } as FieldArray<SiteForm, ArrayPath<SiteForm>>, {
-              shouldFocus: true,
-            })
-          }
-          disabled={fields.length >= max}
-        >
-          {addLabel}
-        </AddButton>
-      </div>
+      <ListFooter
+        errors={errors}
+        addLabel={addLabel}
+        onAdd={() =>
+          append({ value: '' } as FieldArray<SiteForm, ArrayPath<SiteForm>>, { shouldFocus: true })
+        }
+        full={fields.length >= max}
+        spacing="mt-2"
+      />
     </fieldset>
   )
 }

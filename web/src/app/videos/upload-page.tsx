@@ -11,6 +11,7 @@ import { RequestError, toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
 import { createRateMeter } from '../lib/transfer-rate.ts'
+import { useLeaveWarning } from '../lib/use-leave-warning.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import {
   addVideo,
@@ -95,12 +96,7 @@ export function UploadPage() {
   const percent = useVideoStore((s) => s.uploadProgress)
 
   // Leaving mid-upload loses nothing (tus resumes), but say so before the tab closes.
-  useEffect(() => {
-    if (!busy) return
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault()
-    window.addEventListener('beforeunload', warn)
-    return () => window.removeEventListener('beforeunload', warn)
-  }, [busy])
+  useLeaveWarning(busy)
 
   // docs/dashboard.md: progress resets to 0 after an upload, success or not.
   useEffect(() => () => setUploadProgress(0), [])
