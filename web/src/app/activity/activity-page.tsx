@@ -9,7 +9,8 @@ import type { ActivityEntry } from '../../api.ts'
 import { NotAllowed } from '../components/not-allowed.tsx'
 import { PageHeader } from '../components/page-header.tsx'
 import { Pagination } from '../components/pagination.tsx'
-import { Card, inputStyles, Spinner } from '../components/ui.tsx'
+import { QueryState } from '../components/query-state.tsx'
+import { Card, inputStyles } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
 import { trpc } from '../trpc.ts'
@@ -43,29 +44,6 @@ export function ActivityPage() {
   const filter = (set: (value: string) => void) => (e: React.ChangeEvent<HTMLSelectElement>) => {
     set(e.target.value)
     setPage(1)
-  }
-
-  let body: React.ReactNode
-  if (list.isPending) {
-    body = (
-      <div className="flex justify-center py-16">
-        <Spinner label="Loading activity" />
-      </div>
-    )
-  } else if (list.isError) {
-    body = (
-      <p role="alert" className="p-6 text-center text-red-600 dark:text-red-400">
-        {toClientError(list.error).message || 'Something went wrong'}
-      </p>
-    )
-  } else if (list.data.entries.length === 0) {
-    body = (
-      <p className="p-8 text-center text-zinc-500 dark:text-zinc-400">
-        {actor || kind ? 'Nothing matches these filters.' : 'No activity yet.'}
-      </p>
-    )
-  } else {
-    body = <Entries entries={list.data.entries} dim={list.isPlaceholderData} />
   }
 
   const totalPages = list.data?.totalPages ?? 1
@@ -105,7 +83,16 @@ export function ActivityPage() {
             {list.data ? `${list.data.total} ${list.data.total === 1 ? 'entry' : 'entries'}` : ''}
           </p>
         </div>
-        {body}
+        <QueryState
+          query={list}
+          loading="Loading activity"
+          empty={{
+            when: (data) => data.entries.length === 0,
+            text: actor || kind ? 'Nothing matches these filters.' : 'No activity yet.',
+          }}
+        >
+          {(data) => <Entries entries={data.entries} dim={list.isPlaceholderData} />}
+        </QueryState>
         {totalPages > 1 ? (
           <div className="mt-4">
             <Pagination page={page} totalPages={totalPages} onChange={setPage} />

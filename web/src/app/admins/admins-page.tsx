@@ -5,7 +5,8 @@ import type { Admin } from '../../api.ts'
 import { Dialog } from '../components/dialog.tsx'
 import { NotAllowed } from '../components/not-allowed.tsx'
 import { PageHeader } from '../components/page-header.tsx'
-import { Button, Card, Icons, Spinner } from '../components/ui.tsx'
+import { QueryState } from '../components/query-state.tsx'
+import { Button, Card, Icons } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
@@ -56,30 +57,6 @@ export function AdminsPage() {
 
   if (admins.isError && toClientError(admins.error).kind === 'forbidden') return <NotAllowed />
 
-  let body: React.ReactNode
-  if (admins.isPending) {
-    body = (
-      <div className="flex justify-center py-16">
-        <Spinner label="Loading admins" />
-      </div>
-    )
-  } else if (admins.isError) {
-    body = (
-      <p role="alert" className="p-6 text-center text-red-600 dark:text-red-400">
-        {toClientError(admins.error).message || 'Something went wrong'}
-      </p>
-    )
-  } else {
-    const list = admins.data?.admins ?? []
-    body = (
-      <AdminList
-        admins={list}
-        onEdit={(admin) => setModal({ kind: 'edit', admin })}
-        onDelete={(admin) => setModal({ kind: 'delete', admin })}
-      />
-    )
-  }
-
   const confirmDelete = async (admin: Admin) => {
     setDeleting(true)
     try {
@@ -107,7 +84,15 @@ export function AdminsPage() {
             <Icons.plus className="size-4" /> Add New Admin
           </Button>
         </div>
-        {body}
+        <QueryState query={admins} loading="Loading admins">
+          {(data) => (
+            <AdminList
+              admins={data.admins ?? []}
+              onEdit={(admin) => setModal({ kind: 'edit', admin })}
+              onDelete={(admin) => setModal({ kind: 'delete', admin })}
+            />
+          )}
+        </QueryState>
       </Card>
 
       {modal?.kind === 'create' ? (

@@ -20,8 +20,9 @@ import type { AppRouter } from '../../api.ts'
 import { Dialog } from '../components/dialog.tsx'
 import { SiteIcons } from '../components/icons.tsx'
 import { PageHeader } from '../components/page-header.tsx'
+import { QueryState } from '../components/query-state.tsx'
 import { TextField } from '../components/text-field.tsx'
-import { Button, buttonStyles, Spinner } from '../components/ui.tsx'
+import { Button, buttonStyles } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
 import { notify } from '../lib/notify.ts'
@@ -38,23 +39,13 @@ type SiteState = inferRouterOutputs<AppRouter>['site']['get']
 
 export function SitePage() {
   const site = trpc.site.get.useQuery(undefined, { staleTime: 0, refetchOnWindowFocus: false })
-  let body: React.ReactNode
-  if (site.isPending) {
-    body = (
-      <div className="flex justify-center py-16">
-        <Spinner label="Loading the site content" />
-      </div>
-    )
-  } else if (site.isError) {
-    body = (
-      <p role="alert" className="p-6 text-center text-red-600 dark:text-red-400">
-        {toClientError(site.error).message || 'Something went wrong'}
-      </p>
-    )
-  } else {
-    body = <SiteEditor state={site.data} />
-  }
-  return <div className="mx-auto max-w-5xl">{body}</div>
+  return (
+    <div className="mx-auto max-w-5xl">
+      <QueryState query={site} loading="Loading the site content">
+        {(data) => <SiteEditor state={data} />}
+      </QueryState>
+    </div>
+  )
 }
 
 const sectionNames = (changed: readonly string[]) =>

@@ -9,8 +9,9 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'
+import { EmptyLine, QueryState } from '../components/query-state.tsx'
 import { TextField } from '../components/text-field.tsx'
-import { Button, ProgressBar, Spinner } from '../components/ui.tsx'
+import { Button, ProgressBar } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
@@ -39,7 +40,6 @@ export function CaptionsEditor({ video, onBusyChange }: CaptionsEditorProps) {
   const utils = trpc.useUtils()
   // Asked again when the dialog opens: another admin may have changed the tracks meanwhile.
   const current = trpc.videos.get.useQuery({ id: video._id }, { staleTime: 0 })
-  const tracks = current.data?.video.captions
   const headingId = useId()
   const heading = useRef<HTMLHeadingElement>(null)
   const [announcement, setAnnouncement] = useState('')
@@ -67,59 +67,51 @@ export function CaptionsEditor({ video, onBusyChange }: CaptionsEditorProps) {
       <p className="text-sm text-zinc-600 dark:text-zinc-300">
         Subtitles viewers can turn on in the player. Adding or removing a track applies at once.
       </p>
-      {current.isPending ? (
-        <div className="flex justify-center py-4">
-          <Spinner label="Loading captions" className="size-6" />
-        </div>
-      ) : current.isError || !tracks ? (
-        <div role="alert" className="rounded-lg border border-red-200 p-3 dark:border-red-900">
-          <p className="text-red-600 text-sm dark:text-red-400">
-            {(current.error && toClientError(current.error).message) || 'Failed to load captions'}
-          </p>
-          <Button
-            variant="secondary"
-            className="mt-2 min-h-11"
-            onClick={() => void current.refetch()}
-          >
-            Try again
-          </Button>
-        </div>
-      ) : (
-        <>
-          {tracks.length === 0 ? (
-            <p className="text-sm text-zinc-600 dark:text-zinc-300">No captions yet</p>
-          ) : (
-            <ul aria-label="Caption tracks" className="space-y-2">
-              {tracks.map((track) => (
-                <TrackRow
-                  key={track.language}
-                  videoId={video._id}
-                  track={track}
-                  onBusyChange={onBusyChange}
-                  onRemoved={(saved) => {
-                    changed(saved)
-                    notify.success('Captions removed')
-                    announce(`${track.label} captions removed`)
-                    // The row and its buttons are gone: focus goes to the section.
-                    heading.current?.focus()
-                  }}
-                  announce={announce}
-                />
-              ))}
-            </ul>
-          )}
-          <AddTrackForm
-            video={video}
-            tracks={tracks}
-            onBusyChange={onBusyChange}
-            onAdded={(track, saved) => {
-              changed(saved)
-              notify.success('Captions added')
-              announce(`${track.label} captions added`)
-            }}
-          />
-        </>
-      )}
+      <QueryState
+        query={current}
+        loading="Loading captions"
+        failed="Failed to load captions"
+        select={(data) => data.video.captions}
+        compact
+        pad="py-4"
+      >
+        {(tracks) => (
+          <>
+            {tracks.length === 0 ? (
+              <EmptyLine compact>No captions yet</EmptyLine>
+            ) : (
+              <ul aria-label="Caption tracks" className="space-y-2">
+                {tracks.map((track) => (
+                  <TrackRow
+                    key={track.language}
+                    videoId={video._id}
+                    track={track}
+                    onBusyChange={onBusyChange}
+                    onRemoved={(saved) => {
+                      changed(saved)
+                      notify.success('Captions removed')
+                      announce(`${track.label} captions removed`)
+                      // The row and its buttons are gone: focus goes to the section.
+                      heading.current?.focus()
+                    }}
+                    announce={announce}
+                  />
+                ))}
+              </ul>
+            )}
+            <AddTrackForm
+              video={video}
+              tracks={tracks}
+              onBusyChange={onBusyChange}
+              onAdded={(track, saved) => {
+                changed(saved)
+                notify.success('Captions added')
+                announce(`${track.label} captions added`)
+              }}
+            />
+          </>
+        )}
+      </QueryState>
       <p role="status" className="sr-only">
         {announcement}
       </p>

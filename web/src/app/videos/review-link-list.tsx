@@ -3,7 +3,8 @@
 // inline, then in effect at once).
 import type { ReviewLinkView } from '@contract/review-link.ts'
 import { useRef, useState } from 'react'
-import { Button, Spinner } from '../components/ui.tsx'
+import { QueryState } from '../components/query-state.tsx'
+import { Button } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
 import { notify } from '../lib/notify.ts'
@@ -25,32 +26,21 @@ export function ReviewLinkList({
       <h3 id="share-links-heading" className="mb-2 font-semibold">
         Links to this work
       </h3>
-      {links.isPending ? (
-        <div className="flex justify-center py-6">
-          <Spinner label="Loading links" className="size-6" />
-        </div>
-      ) : links.isError ? (
-        <div role="alert" className="rounded-lg border border-red-200 p-3 dark:border-red-900">
-          <p className="text-red-600 text-sm dark:text-red-400">
-            {toClientError(links.error).message || 'Failed to load the links'}
-          </p>
-          <Button
-            variant="secondary"
-            className="mt-2 min-h-11"
-            onClick={() => void links.refetch()}
-          >
-            Try again
-          </Button>
-        </div>
-      ) : links.data.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-300">No links yet</p>
-      ) : (
-        <ul className="space-y-2">
-          {links.data.map((link) => (
-            <LinkRow key={link.id} link={link} announce={announce} />
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={links}
+        loading="Loading links"
+        failed="Failed to load the links"
+        empty={{ when: (list) => list.length === 0, text: 'No links yet' }}
+        compact
+      >
+        {(list) => (
+          <ul className="space-y-2">
+            {list.map((link) => (
+              <LinkRow key={link.id} link={link} announce={announce} />
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   )
 }
