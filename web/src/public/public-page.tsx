@@ -2,9 +2,8 @@
 import { Suspense, startTransition, use, useCallback, useEffect, useRef, useState } from 'react'
 import { About } from './about.tsx'
 import { Clients } from './clients.tsx'
-import { ContactFooter } from './contact-footer.tsx'
-import { Header } from './header.tsx'
 import { Hero } from './hero.tsx'
+import { SiteShell } from './page-shell.tsx'
 import {
   loadPublicPage,
   type PublicPage as PublicPageOfWorks,
@@ -109,27 +108,17 @@ function Page({
   grid: ReturnType<typeof usePublicVideos>
 }) {
   return (
-    <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
-      <a
-        href="#main"
-        className="sr-only rounded-full bg-accent px-5 py-3 text-sm font-semibold text-ink-950 focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[60]"
-      >
-        Skip to content
-      </a>
-      <Header />
-      <main id="main" tabIndex={-1} className="outline-none">
-        <Hero hero={site?.hero ?? null} />
-        <Clients clients={site?.clients ?? []} />
-        <Work
-          videos={grid.videos}
-          loading={grid.loading}
-          more={grid.more}
-          loadingMore={grid.loadingMore}
-          onLoadMore={grid.loadMore}
-        />
-        <About content={site?.about ?? null} />
-      </main>
-      <ContactFooter content={site?.contact ?? null} />
-    </div>
+    <SiteShell site={site}>
+      <Hero hero={site?.hero ?? null} />
+      <Clients clients={site?.clients ?? []} />
+      <Work
+        videos={grid.videos}
+        loading={grid.loading}
+        more={grid.more}
+        loadingMore={grid.loadingMore}
+        onLoadMore={grid.loadMore}
+      />
+      <About content={site?.about ?? null} />
+    </SiteShell>
   )
 }

@@ -2,12 +2,13 @@
 // work's title, player and description, and nothing else of the site (no navigation, no footer,
 // no other work). The server renders it with the media under the link's own path.
 import { BrandMark, BrandName } from '../brand/brand.tsx'
+import { PageShell } from './page-shell.tsx'
 import type { PublicVideo } from './public-videos.ts'
 import { WorkPlayer } from './work-page.tsx'
 
 export function ReviewPage({ video }: { video: PublicVideo }) {
   return (
-    <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
+    <PageShell>
       <header className="mx-auto flex max-w-5xl items-center gap-3 px-5 pt-8 sm:px-8">
         <BrandMark className="text-accent" />
         <BrandName className="text-2xl text-paper" />
@@ -26,6 +27,6 @@ export function ReviewPage({ video }: { video: PublicVideo }) {
           </p>
         ) : null}
       </main>
-    </div>
+    </PageShell>
   )
 }

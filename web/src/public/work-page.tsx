@@ -1,79 +1,58 @@
 // A work's own page (/work/<slug>, record 052): the studio's header and contact footer around
 // the video, its title, description and brand. The server renders it with the tags link previews
 // read and puts its data in the page (page-data.ts), so nothing is fetched before it draws.
-import { Suspense, use, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { type CurrentSources, useRecoveringSources } from '../player/recover.ts'
 import { useAttachedStream } from '../player/use-stream.ts'
 import { CannotPlay } from './cannot-play.tsx'
-import { ContactFooter } from './contact-footer.tsx'
 import { workAt } from './current-work.ts'
-import { Header } from './header.tsx'
 import { PlayIcon } from './icons.tsx'
 import { logPlayFailure } from './media.ts'
+import { SiteShell } from './page-shell.tsx'
 import type { PublicVideo } from './public-videos.ts'
-import { type PublicSite, publicSite } from './site-content.ts'
+import type { PublicSite } from './site-content.ts'
 import { startAttribute } from './start-ahead.ts'
 
 /** `site`: the content the server rendered the page with; asked for when not given. */
 export function WorkPage({ video, site }: { video: PublicVideo; site?: PublicSite | null }) {
   return (
-    <div className="min-h-screen bg-ink-950 font-sans text-paper antialiased selection:bg-accent selection:text-ink-950">
-      <a
-        href="#main"
-        className="sr-only rounded-full bg-accent px-5 py-3 text-sm font-semibold text-ink-950 focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[60]"
-      >
-        Skip to content
-      </a>
-      <Header away />
-      <main id="main" tabIndex={-1} className="outline-none">
-        <article className="mx-auto max-w-5xl px-5 pt-28 pb-20 sm:px-8 md:pt-36">
-          <a
-            href="/#work"
-            className="text-mist text-sm tracking-[0.22em] uppercase hover:text-accent focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
-          >
-            ← All work
-          </a>
-          <h1 className="mt-6 font-display text-5xl text-paper tracking-tight md:text-7xl">
-            {video.title}
-          </h1>
-          <div className="mt-10">
-            <WorkPlayer video={video} current={currentPage} />
-          </div>
-          <div className="mt-10 grid gap-8 md:grid-cols-[1fr_auto] md:items-start">
-            {video.description ? (
-              <p className="max-w-2xl whitespace-pre-line text-lg text-mist">{video.description}</p>
-            ) : (
-              <span />
-            )}
-            {video.brandLogoUrl ? (
-              <img
-                src={video.brandLogoUrl}
-                alt={`${video.title} brand logo`}
-                width={176}
-                height={80}
-                className="h-20 w-44 rounded-sm bg-accent object-contain p-3"
-              />
-            ) : null}
-          </div>
-        </article>
-      </main>
-      {site === undefined ? (
-        <Suspense fallback={null}>
-          <FetchedFooter />
-        </Suspense>
-      ) : (
-        <ContactFooter content={site?.contact ?? null} />
-      )}
-    </div>
+    <SiteShell away site={site}>
+      <article className="mx-auto max-w-5xl px-5 pt-28 pb-20 sm:px-8 md:pt-36">
+        <a
+          href="/#work"
+          className="text-mist text-sm tracking-[0.22em] uppercase hover:text-accent focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+        >
+          ← All work
+        </a>
+        <h1 className="mt-6 font-display text-5xl text-paper tracking-tight md:text-7xl">
+          {video.title}
+        </h1>
+        <div className="mt-10">
+          <WorkPlayer video={video} current={currentPage} />
+        </div>
+        <div className="mt-10 grid gap-8 md:grid-cols-[1fr_auto] md:items-start">
+          {video.description ? (
+            <p className="max-w-2xl whitespace-pre-line text-lg text-mist">{video.description}</p>
+          ) : (
+            <span />
+          )}
+          {video.brandLogoUrl ? (
+            <img
+              src={video.brandLogoUrl}
+              alt={`${video.title} brand logo`}
+              width={176}
+              height={80}
+              className="h-20 w-44 rounded-sm bg-accent object-contain p-3"
+            />
+          ) : null}
+        </div>
+      </article>
+    </SiteShell>
   )
 }
 
 /** The work as this page shows it now: the page again, as the server renders it today. */
 const currentPage = () => workAt(location.pathname)
-
-function FetchedFooter() {
-  return <ContactFooter content={use(publicSite())?.contact ?? null} />
-}
 
 /**
  * The poster and a play button; the stream is attached only on the click (hls.js is not part of
