@@ -3,15 +3,25 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
 
-const optionalUrl = (protocols: string[]) =>
+/** A setting that may be left out or empty: either way it is unset (undefined). */
+const optionalText = () =>
   z
     .string()
     .trim()
     .optional()
     .transform((v) => (v ? v : undefined))
-    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
-      message: `must start with ${protocols.join(' or ')}`,
-    })
+
+/** A secret that may be unset, but when set is long enough to guess at no better than chance. */
+const optionalSecret = (minLength: number) =>
+  optionalText().refine(
+    (v) => v === undefined || v.length >= minLength,
+    `must be at least ${minLength} characters`,
+  )
+
+const optionalUrl = (protocols: string[]) =>
+  optionalText().refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+    message: `must start with ${protocols.join(' or ')}`,
+  })
 
 // What postgres.js parses: a URL with the first of a comma-separated host list in place, each
 // host with an optional numeric port, and user and password whose %-escapes decode. One `@` only:
@@ -67,33 +77,18 @@ const envSchema = z.object({
   MEDIA_PREVIEW_MAX_BYTES: z.coerce.number().int().min(1000).max(10_000_000).default(500_000),
 
   // The bearer token /metrics asks for; unset, /metrics is not served.
-  METRICS_TOKEN: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : undefined))
-    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  METRICS_TOKEN: optionalSecret(16),
 
   // Signs each backup's manifest, and a restore then takes only archives signed with it
   // (docs/backup.md). Read by `bun run backup` and `bun run restore` only.
-  BACKUP_KEY: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : undefined))
-    .refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
+  BACKUP_KEY: optionalSecret(32),
 
   // Object storage (any S3-compatible store): set S3_BUCKET to keep media there instead of on
   // DATA_DIR's disk. Credentials come from the AWS SDK's usual chain (AWS_ACCESS_KEY_ID, …).
-  S3_BUCKET: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : undefined))
-    .refine(
-      (v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
-      'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
-    ),
+  S3_BUCKET: optionalText().refine(
+    (v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
+    'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+  ),
   S3_ENDPOINT: optionalUrl(['http://', 'https://']),
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
   S3_FORCE_PATH_STYLE: z

@@ -24,7 +24,9 @@ import { SessionCache } from './session-cache.ts'
 import { hashToken, newToken } from './tokens.ts'
 
 const RESET_TTL_MS = 60 * 60 * 1000
-const LOCKS = {
+/** The counting window and the locks, alike for sign-in and reset requests. */
+const WINDOW_AND_LOCKS = {
+  windowSeconds: 15 * 60,
   lockSeconds: 15 * 60,
   maxLockSeconds: 24 * 60 * 60,
   lockMemorySeconds: 24 * 60 * 60,
@@ -34,16 +36,14 @@ const LOCKS = {
 export const SIGN_IN_LIMITS: LimitOptions = {
   perPair: 10,
   perAddress: 20,
-  windowSeconds: 15 * 60,
-  ...LOCKS,
+  ...WINDOW_AND_LOCKS,
   inFlight: { perAddress: 4, perEmail: 4, total: 16 },
 }
 /** Reset requests cost a lookup, not an argon2 check: counted, not capped in flight. */
 export const RESET_LIMITS: LimitOptions = {
   perPair: 5,
   perAddress: 10,
-  windowSeconds: 15 * 60,
-  ...LOCKS,
+  ...WINDOW_AND_LOCKS,
   inFlight: { perAddress: 0, perEmail: 0, total: 0 },
 }
 /** Reset mails one address receives per hour, whoever asks; further requests send nothing. */

@@ -25,14 +25,15 @@ import {
   writeEntry,
 } from './archive.ts'
 import { dumpRows, dumpSequences, listTables, namedMedia } from './tables.ts'
-import { appVersion, openForBackup, openStorage, schemaOf } from './target.ts'
+import {
+  type ArchiveCommandOptions,
+  appVersion,
+  openForBackup,
+  openStorage,
+  schemaOf,
+} from './target.ts'
 
-export type BackupOptions = {
-  config: Config
-  /** A path, or `-` for standard output. */
-  file: string
-  /** Progress lines (standard error in the command). */
-  log?: (line: string) => void
+export type BackupOptions = ArchiveCommandOptions & {
   /** The store to read; the configured one when not given. */
   storage?: Storage
 }

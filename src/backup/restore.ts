@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type postgres from 'postgres'
 import { extract as tarExtract } from 'tar-stream'
-import type { Config } from '../config.ts'
 import { openDatabase, runMigrations } from '../db/database.ts'
 import { StorageError } from '../errors.ts'
 import { KEY_PREFIXES, ownerOfKey, partsOfKey } from '../storage/layout.ts'
@@ -41,12 +40,9 @@ import {
   publicSequences,
   restoreSequences,
 } from './tables.ts'
-import { knownSchemas, openStorage } from './target.ts'
+import { type ArchiveCommandOptions, knownSchemas, openStorage } from './target.ts'
 
-export type RestoreOptions = {
-  config: Config
-  file: string
-  log?: (line: string) => void
+export type RestoreOptions = ArchiveCommandOptions & {
   /** Aborted (a signal): the restore stops, undoes what it wrote, and throws the reason. */
   signal?: AbortSignal
 }

@@ -10,6 +10,15 @@ import { createStorage } from '../storage/index.ts'
 import type { Storage } from '../storage/types.ts'
 import { BackupError } from './archive.ts'
 
+/** What a backup and a restore both take. */
+export type ArchiveCommandOptions = {
+  config: Config
+  /** The archive's path (a backup also takes `-`, standard output). */
+  file: string
+  /** Progress lines (standard error in the command). */
+  log?: (line: string) => void
+}
+
 /** The configured store, once it has answered (a missing bucket is one line naming it). */
 export async function openStorage(config: Config): Promise<Storage> {
   const storage = createStorage(config)

@@ -248,27 +248,25 @@ export function playbackOf(content: { playback?: unknown }): Playback {
   return parsed.success ? parsed.data : { loudnessReference: DEFAULT_LOUDNESS_REFERENCE }
 }
 
+/** A list of one item up to the list's limit, with that list's messages. */
+const listOf = <T extends z.ZodType>(
+  item: T,
+  list: 'services' | 'clients' | 'paragraphs' | 'team',
+) =>
+  z.array(item).min(1, siteMsg[`${list}Min`]).max(siteLimits[`${list}Max`], siteMsg[`${list}Max`])
+
 /** The content as the dashboard edits it and `site.save` takes it: images by id. */
 export const siteContentSchema = z.object({
   hero: z.object({
     line: text('Hero line', siteMsg.lineRequired, siteLimits.lineMax, siteMsg.lineMax),
-    services: z
-      .array(serviceSchema)
-      .min(1, siteMsg.servicesMin)
-      .max(siteLimits.servicesMax, siteMsg.servicesMax),
+    services: listOf(serviceSchema, 'services'),
     wideImage: imageIdSchema(siteMsg.imageRequired),
     mobileImage: imageIdSchema(siteMsg.imageRequired),
   }),
-  clients: z
-    .array(clientSchema)
-    .min(1, siteMsg.clientsMin)
-    .max(siteLimits.clientsMax, siteMsg.clientsMax),
+  clients: listOf(clientSchema, 'clients'),
   about: z.object({
     lead: text('About headline', siteMsg.leadRequired, siteLimits.leadMax, siteMsg.leadMax),
-    paragraphs: z
-      .array(paragraphSchema)
-      .min(1, siteMsg.paragraphsMin)
-      .max(siteLimits.paragraphsMax, siteMsg.paragraphsMax),
+    paragraphs: listOf(paragraphSchema, 'paragraphs'),
     mission: plainText(z.string().trim(), 'Mission', { multiline: true })
       .max(siteLimits.missionMax, siteMsg.missionMax)
       .default(''),
@@ -276,10 +274,7 @@ export const siteContentSchema = z.object({
   contact: z.object({
     intro: optionalLine('Contact intro', siteLimits.introMax, siteMsg.introMax),
     address: optionalLine('Address line', siteLimits.addressMax, siteMsg.addressMax),
-    team: z
-      .array(teamMemberSchema)
-      .min(1, siteMsg.teamMin)
-      .max(siteLimits.teamMax, siteMsg.teamMax),
+    team: listOf(teamMemberSchema, 'team'),
   }),
   playback: playbackSchema,
 })
@@ -318,16 +313,10 @@ export type SiteSection = keyof typeof siteSections
 
 export const siteFormSchema = siteContentSchema.extend({
   hero: siteContentSchema.shape.hero.extend({
-    services: z
-      .array(z.object({ value: serviceSchema }))
-      .min(1, siteMsg.servicesMin)
-      .max(siteLimits.servicesMax, siteMsg.servicesMax),
+    services: listOf(z.object({ value: serviceSchema }), 'services'),
   }),
   about: siteContentSchema.shape.about.extend({
-    paragraphs: z
-      .array(z.object({ value: paragraphSchema }))
-      .min(1, siteMsg.paragraphsMin)
-      .max(siteLimits.paragraphsMax, siteMsg.paragraphsMax),
+    paragraphs: listOf(z.object({ value: paragraphSchema }), 'paragraphs'),
   }),
 })
 export type SiteForm = z.input<typeof siteFormSchema>

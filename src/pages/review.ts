@@ -17,7 +17,7 @@ import { firstSegment, methodNotAllowed, servePrivate } from '../media/serve.ts'
 import { type PlayableVideo, playable, type ReviewLinksService } from '../review-links/links.ts'
 import type { MediaStore } from '../storage/store.ts'
 import type { CaptionsLookup } from '../videos/captions.ts'
-import type { PublicVideoView } from '../videos/index.ts'
+import { moveMediaUrls, type PublicVideoView } from '../videos/index.ts'
 import type { PublicPages } from './public.ts'
 
 const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+|state|wait\.js))?\/?$/
@@ -172,19 +172,8 @@ function cookieOf(req: Request, name: string): string | undefined {
 /** The page's data: its media under the link's own path, and no public address of the work. */
 function underLink(video: PlayableVideo, token: string): PublicVideoView {
   const move = (url: string) => (url.startsWith('/media/') ? `/r/${token}${url}` : url)
-  const moveOrNull = (url: string | null) => (url === null ? null : move(url))
-  return {
-    ...video,
-    // The MP4 the streams made, never the master.
-    videoUrl: move(video.mp4Url),
-    thumbnailUrl: move(video.thumbnailUrl),
-    brandLogoUrl: move(video.brandLogoUrl),
-    hlsUrl: moveOrNull(video.hlsUrl),
-    mp4Url: moveOrNull(video.mp4Url),
-    previewUrl: moveOrNull(video.previewUrl),
-    captions: video.captions.map((track) => ({ ...track, url: move(track.url) })),
-    slug: '',
-  }
+  // The MP4 the streams made, never the master.
+  return { ...moveMediaUrls(video, move), videoUrl: move(video.mp4Url), slug: '' }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

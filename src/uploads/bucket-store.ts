@@ -139,13 +139,8 @@ export class BucketUploadStore extends S3Store {
   }
 
   /** The finished upload's first bytes, for the type check. */
-  async head(id: string): Promise<Uint8Array> {
-    const got = await this.client.getObject({
-      Bucket: this.bucket,
-      Key: id,
-      Range: `bytes=0-${SNIFF_BYTES - 1}`,
-    })
-    return (await got.Body?.transformToByteArray()) ?? new Uint8Array(0)
+  head(id: string): Promise<Uint8Array> {
+    return this.bytes(id, SNIFF_BYTES)
   }
 
   /** The finished upload's first `size` bytes (a small upload read whole: a caption file). */

@@ -4,17 +4,13 @@
 // padding differs; the tus spec asks for the value "as specified by the Client during the
 // creation". Reaches into @tus/server 2.4.5 (pinned exactly) as patch-handler.ts does: the class of
 // `server.handlers.HEAD` and its `options`. No upstream issue found as of 2026-11.
-import type { DataStore, Server, ServerOptions } from '@tus/server'
+import type { Server } from '@tus/server'
 import { expiresHeader } from './expiry.ts'
-import type { AppendingStore } from './patch-handler.ts'
+import { type AppendingStore, handlerClass } from './patch-handler.ts'
 import { metadataHeaderOf } from './record.ts'
 
 export function echoingHeadHandler(server: Server, store: AppendingStore) {
-  const Base = server.handlers.HEAD.constructor as new (
-    store: DataStore,
-    options: ServerOptions,
-  ) => Server['handlers']['HEAD']
-  return new (class extends Base {
+  return new (class extends handlerClass(server, 'HEAD') {
     override async send(...args: Parameters<Server['handlers']['HEAD']['send']>) {
       const response = await super.send(...args)
       const [req] = args

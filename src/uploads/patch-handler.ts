@@ -43,16 +43,20 @@ export type AppendingStore = DataStore & {
   ): Promise<number>
 }
 
+/** The class of @tus/server's handler of `method`, to extend (2.4.5: see the note above). */
+export function handlerClass<M extends 'HEAD' | 'PATCH'>(server: Server, method: M) {
+  return server.handlers[method].constructor as new (
+    store: DataStore,
+    options: ServerOptions,
+  ) => Server['handlers'][M]
+}
+
 export function appendingPatchHandler(
   server: Server,
   store: AppendingStore,
   bodies: WeakMap<object, BodyInfo>,
 ) {
-  const Base = server.handlers.PATCH.constructor as new (
-    store: DataStore,
-    options: ServerOptions,
-  ) => Server['handlers']['PATCH']
-  return new (class extends Base {
+  return new (class extends handlerClass(server, 'PATCH') {
     override async send(...args: Parameters<Server['handlers']['PATCH']['send']>) {
       const response = await super.send(...args)
       const [req] = args

@@ -13,7 +13,7 @@ import type { PublicCopies } from '../storage/public-copies.ts'
 import type { MediaStore } from '../storage/store.ts'
 import type { TusEndpoint } from '../uploads/tus.ts'
 import type { MediaJobs } from './job.ts'
-import { toView, type VideoView, type ViewRow, viewColumns } from './views.ts'
+import { moveMediaUrls, toView, type VideoView, type ViewRow, viewColumns } from './views.ts'
 
 export type VideosDeps = {
   db: Db
@@ -59,17 +59,7 @@ export function createVideosContext(deps: VideosDeps) {
     const view = toView(row)
     const sign = (url: string) => prefixes.url(url)
     if (row.published && row.status !== 'failed') return { ...view, videoUrl: sign(view.videoUrl) }
-    const signOrNull = (url: string | null) => (url === null ? null : sign(url))
-    return {
-      ...view,
-      videoUrl: sign(view.videoUrl),
-      thumbnailUrl: sign(view.thumbnailUrl),
-      brandLogoUrl: sign(view.brandLogoUrl),
-      hlsUrl: signOrNull(view.hlsUrl),
-      mp4Url: signOrNull(view.mp4Url),
-      previewUrl: signOrNull(view.previewUrl),
-      captions: view.captions.map((track) => ({ ...track, url: sign(track.url) })),
-    }
+    return { ...moveMediaUrls(view, sign), videoUrl: sign(view.videoUrl) }
   }
 
   async function find(id: string): Promise<ViewRow> {

@@ -9,6 +9,7 @@ import { createVideoQueries } from './queries.ts'
 
 export type { PublicPage } from './queries.ts'
 export type { PublicVideoView, VideoView } from './views.ts'
+export { moveMediaUrls } from './views.ts'
 
 export function createVideosService(deps: VideosDeps) {
   const ctx = createVideosContext(deps)

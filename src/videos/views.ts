@@ -44,6 +44,32 @@ export type VideoView = {
   captions: CaptionTrack[]
 }
 
+/** A view's files: what a signed prefix or a review link's path moves. */
+type MediaUrls = Pick<
+  VideoView,
+  'thumbnailUrl' | 'brandLogoUrl' | 'hlsUrl' | 'mp4Url' | 'previewUrl' | 'captions'
+>
+
+/**
+ * The view with every file's address but `videoUrl` (which each caller settles its own way)
+ * passed through `move`: signed for admins, under a review link's path for its page.
+ */
+export function moveMediaUrls<V extends MediaUrls>(
+  view: V,
+  move: (url: string) => string,
+): V & MediaUrls {
+  const moveOrNull = (url: string | null) => (url === null ? null : move(url))
+  return {
+    ...view,
+    thumbnailUrl: move(view.thumbnailUrl),
+    brandLogoUrl: move(view.brandLogoUrl),
+    hlsUrl: moveOrNull(view.hlsUrl),
+    mp4Url: moveOrNull(view.mp4Url),
+    previewUrl: moveOrNull(view.previewUrl),
+    captions: view.captions.map((track) => ({ ...track, url: move(track.url) })),
+  }
+}
+
 /** What the public page needs: no edit time, no progress, and `videoUrl` the MP4. */
 export type PublicVideoView = Pick<
   VideoView,

@@ -44,6 +44,42 @@ const aboutVideo = (kind: 'video.create' | 'video.retry', summary: (title: strin
     }),
   })
 
+/** An edit of a work's captions, naming the track it added or removed. */
+const aboutCaptions = <Out extends WithVideo>(
+  what: string,
+  trackOf: (output: Out) => { label: string; language: string },
+) =>
+  recorded<unknown, Out>({
+    after: ({ output }) => {
+      const track = trackOf(output)
+      return {
+        kind: 'video.update',
+        summary: `Edited ${quoted(output.video.title)}: ${what} ${track.label} (${track.language})`,
+        target: { id: output.video._id, title: output.video.title },
+      }
+    },
+  })
+
+/**
+ * An entry for a change to several videos, naming the first of them (read before the change);
+ * none when the change touched none.
+ */
+const aboutSeveral = <Key extends string>(
+  kind: 'video.reorder' | 'video.bulkDelete',
+  /** The answer's field that counts the videos changed. */
+  countKey: Key,
+  summary: (count: number) => string,
+) =>
+  recorded<{ ids: string[] }, Record<Key, number>>({
+    before: (ctx, input) => titlesOf(ctx, input.ids),
+    after: ({ output, before }) => {
+      const count = output[countKey]
+      if (count === 0) return null
+      const titles = titleOf(before)
+      return { kind, summary: `${summary(count)}${titles ? `: ${titles}` : ''}` }
+    },
+  })
+
 export const videosRouter = router({
   /** The public landing page's grid: no sign-in, only what the page shows. */
   publicList: publicProcedure
@@ -126,28 +162,17 @@ export const videosRouter = router({
    */
   addCaptions: authedProcedure
     .input(addCaptionsSchema)
-    .meta(
-      recorded<unknown, Answer<'videos', 'addCaptions'>>({
-        after: ({ output }) => ({
-          kind: 'video.update',
-          summary: `Edited ${quoted(output.video.title)}: captions ${output.caption.label} (${output.caption.language})`,
-          target: { id: output.video._id, title: output.video.title },
-        }),
-      }),
-    )
+    .meta(aboutCaptions<Answer<'videos', 'addCaptions'>>('captions', (output) => output.caption))
     .mutation(({ ctx, input }) => ctx.services.videos.addCaptions(ctx.session.user._id, input)),
 
   /** Removes the caption track of a language (404 when the work has none in it). */
   removeCaptions: authedProcedure
     .input(removeCaptionsSchema)
     .meta(
-      recorded<unknown, Answer<'videos', 'removeCaptions'>>({
-        after: ({ output }) => ({
-          kind: 'video.update',
-          summary: `Edited ${quoted(output.video.title)}: removed captions ${output.removed.label} (${output.removed.language})`,
-          target: { id: output.video._id, title: output.video.title },
-        }),
-      }),
+      aboutCaptions<Answer<'videos', 'removeCaptions'>>(
+        'removed captions',
+        (output) => output.removed,
+      ),
     )
     .mutation(({ ctx, input }) => ctx.services.videos.removeCaptions(input.id, input.language)),
 
@@ -162,18 +187,7 @@ export const videosRouter = router({
   /** The curated order: the given videos take the places they held between them. */
   reorder: authedProcedure
     .input(reorderVideosSchema)
-    .meta(
-      recorded<z.infer<typeof reorderVideosSchema>, { reordered: number }>({
-        before: (ctx, input) => titlesOf(ctx, input.ids),
-        after: ({ output, before }) =>
-          output.reordered === 0
-            ? null
-            : {
-                kind: 'video.reorder',
-                summary: `Reordered the portfolio${titleOf(before) ? `: ${titleOf(before)}` : ''}`,
-              },
-      }),
-    )
+    .meta(aboutSeveral('video.reorder', 'reordered', () => 'Reordered the portfolio'))
     .mutation(async ({ ctx, input }) => ({
       reordered: await ctx.services.videos.reorder(input.ids),
     })),
@@ -217,16 +231,7 @@ export const videosRouter = router({
   bulkDelete: authedProcedure
     .input(bulkDeleteSchema)
     .meta(
-      recorded<z.infer<typeof bulkDeleteSchema>, { deleted: number }>({
-        before: (ctx, input) => titlesOf(ctx, input.ids),
-        after: ({ output, before }) =>
-          output.deleted === 0
-            ? null
-            : {
-                kind: 'video.bulkDelete',
-                summary: `Deleted ${output.deleted} video${output.deleted === 1 ? '' : 's'}${titleOf(before) ? `: ${titleOf(before)}` : ''}`,
-              },
-      }),
+      aboutSeveral('video.bulkDelete', 'deleted', (n) => `Deleted ${n} video${n === 1 ? '' : 's'}`),
     )
     .mutation(async ({ ctx, input }) => ({
       deleted: await ctx.services.videos.removeMany(input.ids),
