@@ -10,6 +10,7 @@ import { NotAllowed } from '../components/not-allowed.tsx'
 import { PageHeader } from '../components/page-header.tsx'
 import { Pagination } from '../components/pagination.tsx'
 import { QueryState } from '../components/query-state.tsx'
+import { columnsOf, TableHead } from '../components/table-head.tsx'
 import { Card, inputStyles } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { formatDate } from '../lib/format.ts'
@@ -111,25 +112,7 @@ function Entries({ entries, dim }: { entries: Entry[]; dim: boolean }) {
     <div className={dim ? 'opacity-60 transition-opacity' : 'transition-opacity'}>
       <table className="hidden w-full text-left text-sm lg:table">
         <caption className="sr-only">Activity, newest first</caption>
-        <thead className="border-zinc-200 border-b text-xs text-zinc-500 uppercase tracking-wide dark:border-ink-700 dark:text-zinc-400">
-          <tr>
-            <th scope="col" className="px-3 py-3">
-              When
-            </th>
-            <th scope="col" className="px-3 py-3">
-              Who
-            </th>
-            <th scope="col" className="px-3 py-3">
-              What
-            </th>
-            <th scope="col" className="px-3 py-3">
-              Details
-            </th>
-            <th scope="col" className="px-3 py-3">
-              From
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={columnsOf('px-3 py-3', ['When', 'Who', 'What', 'Details', 'From'])} />
         <tbody className="divide-y divide-zinc-200 dark:divide-ink-700">
           {entries.map((e) => (
             <tr key={e._id}>

@@ -6,6 +6,7 @@ import { Dialog } from '../components/dialog.tsx'
 import { NotAllowed } from '../components/not-allowed.tsx'
 import { PageHeader } from '../components/page-header.tsx'
 import { QueryState } from '../components/query-state.tsx'
+import { columnsOf, TableHead } from '../components/table-head.tsx'
 import { Button, Card, Icons } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
@@ -199,19 +200,12 @@ function AdminList({
   return (
     <>
       <table className="hidden w-full text-left text-sm lg:table">
-        <thead className="border-zinc-200 border-b text-xs text-zinc-500 uppercase tracking-wide dark:border-ink-700 dark:text-zinc-400">
-          <tr>
-            <th scope="col" className="px-3 py-3">
-              Username
-            </th>
-            <th scope="col" className="px-3 py-3">
-              Email
-            </th>
-            <th scope="col" className="px-3 py-3 text-right">
-              Actions
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            ...columnsOf('px-3 py-3', ['Username', 'Email']),
+            { label: 'Actions', className: 'px-3 py-3 text-right' },
+          ]}
+        />
         <tbody className="divide-y divide-zinc-200 dark:divide-ink-700">
           {admins.map((admin) => (
             <tr key={admin._id}>

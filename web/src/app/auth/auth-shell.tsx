@@ -2,9 +2,10 @@
 // studio's name and mark, Instrument Serif headings over Inter, paper and ink with the one yellow
 // accent; light or dark as the visitor last chose in the dashboard.
 import { Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
+import type { ComponentProps, ReactNode } from 'react'
 import { BRAND, BrandName, BrandTile } from '../../brand/brand.tsx'
 import { hero } from '../../public/content.ts'
+import { TextField } from '../components/text-field.tsx'
 import { ThemeToggle } from '../layout/theme-toggle.tsx'
 
 /** Links inside the auth forms: ink with an accent underline on paper, the accent on ink. */
@@ -62,4 +63,39 @@ export function AuthShell({ title, children }: { title: string; children: ReactN
 function splitLine(line: string): [string, string] {
   const at = line.lastIndexOf(', ')
   return at < 0 ? [line, ''] : [line.slice(0, at + 1), line.slice(at + 2)]
+}
+
+/** The e-mail field of the sign-in and forgot forms. */
+export function EmailField(props: Omit<ComponentProps<typeof TextField>, 'label'>) {
+  return <TextField label="Email" type="email" autoComplete="email" {...props} />
+}
+
+/** An auth form's primary button, saying what it does while it runs. */
+export function AuthSubmit({
+  label,
+  busyLabel,
+  busy,
+  disabled = busy,
+}: {
+  label: string
+  busyLabel: string
+  busy: boolean
+  disabled?: boolean
+}) {
+  return (
+    <button type="submit" className={authButtonClass} disabled={disabled}>
+      {busy ? busyLabel : label}
+    </button>
+  )
+}
+
+/** The way back from Forgot Password and Set New Password. */
+export function BackToSignIn() {
+  return (
+    <p className="text-center text-sm">
+      <Link to="/login" className={authLinkClass}>
+        Back to Sign In
+      </Link>
+    </p>
+  )
 }

@@ -2,13 +2,12 @@
 
 import { forgotPasswordSchema, msg } from '@contract/index.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { TextField } from '../components/text-field.tsx'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
-import { AuthShell, authButtonClass, authLinkClass } from './auth-shell.tsx'
+import { AuthShell, AuthSubmit, BackToSignIn, EmailField } from './auth-shell.tsx'
 
 const REDIRECT_DELAY_MS = 2000
 
@@ -50,21 +49,14 @@ export function ForgotPasswordPage() {
         </p>
       ) : null}
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
+        <EmailField error={errors.email?.message} {...register('email')} />
+        <AuthSubmit
+          label="Send Reset Link"
+          busyLabel="Sending Reset Instructions..."
+          busy={isSubmitting}
+          disabled={isSubmitting || sent}
         />
-        <button type="submit" className={authButtonClass} disabled={isSubmitting || sent}>
-          {isSubmitting ? 'Sending Reset Instructions...' : 'Send Reset Link'}
-        </button>
-        <p className="text-center text-sm">
-          <Link to="/login" className={authLinkClass}>
-            Back to Sign In
-          </Link>
-        </p>
+        <BackToSignIn />
       </form>
     </AuthShell>
   )

@@ -2,14 +2,14 @@
 
 import { msg, resetPasswordFormSchema } from '@contract/index.ts'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
+import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { NewPasswordFields } from '../components/new-password-fields.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
-import { AuthShell, authButtonClass, authLinkClass } from './auth-shell.tsx'
+import { AuthShell, AuthSubmit, BackToSignIn } from './auth-shell.tsx'
 
 /** No token in the link: say so and go to the forgot-password screen. */
 export function MissingResetToken() {
@@ -61,15 +61,9 @@ function ResetPasswordForm({ token }: { token: string }) {
           form={form}
           labels={{ password: 'New Password', confirm: 'Confirm Password' }}
         />
-        <button type="submit" className={authButtonClass} disabled={isSubmitting}>
-          {isSubmitting ? 'Resetting...' : 'Reset Password'}
-        </button>
+        <AuthSubmit label="Reset Password" busyLabel="Resetting..." busy={isSubmitting} />
         {/* The same way back as on Forgot Password, for a visitor who remembered it. */}
-        <p className="text-center text-sm">
-          <Link to="/login" className={authLinkClass}>
-            Back to Sign In
-          </Link>
-        </p>
+        <BackToSignIn />
       </form>
     </AuthShell>
   )

@@ -10,7 +10,7 @@ import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { signIn } from '../stores/auth.ts'
 import { trpc } from '../trpc.ts'
-import { AuthShell, authButtonClass, authLinkClass } from './auth-shell.tsx'
+import { AuthShell, AuthSubmit, authLinkClass, EmailField } from './auth-shell.tsx'
 import { safeRedirect } from './redirect.ts'
 
 export function signInErrorMessage(err: unknown): string {
@@ -47,13 +47,7 @@ export function SignInPage() {
   return (
     <AuthShell title="Sign In to Your Account">
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <EmailField error={errors.email?.message} {...register('email')} />
         <TextField
           label="Password"
           type="password"
@@ -66,9 +60,7 @@ export function SignInPage() {
             Forgot Password?
           </Link>
         </div>
-        <button type="submit" className={authButtonClass} disabled={isSubmitting}>
-          {isSubmitting ? 'Signing in...' : 'Sign In'}
-        </button>
+        <AuthSubmit label="Sign In" busyLabel="Signing in..." busy={isSubmitting} />
       </form>
     </AuthShell>
   )

@@ -2,19 +2,17 @@
 // button of a row, and the foot under the rows, which says what is wrong with the list as a whole
 // and adds a row until the list is full.
 import type { ReactNode } from 'react'
-import { buttonStyles, Icons } from './ui.tsx'
+import { buttonStyles, IconButton, Icons } from './ui.tsx'
 
 export function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
+    <IconButton
+      label={label}
       onClick={onClick}
       className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-red-600 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-red-400 dark:hover:bg-red-950"
     >
       <Icons.trash />
-    </button>
+    </IconButton>
   )
 }
 

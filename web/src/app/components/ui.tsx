@@ -22,6 +22,34 @@ export function Button({ variant = 'primary', className, type = 'button', ...res
   return <button type={type} className={cn(buttonStyles[variant], className)} {...rest} />
 }
 
+/** A button that shows only an icon: its label is read out and shown on hover. */
+export function IconButton({
+  label,
+  title = label,
+  className,
+  onClick,
+  children,
+}: {
+  label: string
+  /** The hover text; the label unless told, none when `null`. */
+  title?: string | null
+  className: string
+  onClick: () => void
+  children: ReactNode
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={title ?? undefined}
+      onClick={onClick}
+      className={className}
+    >
+      {children}
+    </button>
+  )
+}
+
 export const inputStyles =
   'block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 placeholder:text-zinc-400 focus:border-amber-500 focus:outline-2 focus:outline-amber-500/40 aria-invalid:border-red-500 dark:border-ink-700 dark:bg-ink-950 dark:text-zinc-100'
 
@@ -49,27 +77,49 @@ export function Spinner({ label = 'Loading', className }: { label?: string; clas
   )
 }
 
+/** A percentage as a whole number from 0 to 100. */
+export const wholePercent = (value: number) => Math.max(0, Math.min(100, Math.round(value)))
+
+/** A bar filled to `value` percent (whole, 0–100), read out as `label`; the caller styles both. */
+export function Meter({
+  label,
+  value,
+  className,
+  fillClassName,
+}: {
+  label: string
+  value: number
+  className: string
+  fillClassName: string
+}) {
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={value}
+      className={className}
+    >
+      <div className={fillClassName} style={{ width: `${value}%` }} />
+    </div>
+  )
+}
+
 export function ProgressBar({ value, label }: { value: number; label: string }) {
-  const clamped = Math.max(0, Math.min(100, Math.round(value)))
+  const clamped = wholePercent(value)
   return (
     <div>
       <div className="mb-1 flex justify-between text-sm">
         <span>{label}</span>
         <span aria-hidden="true">{clamped}%</span>
       </div>
-      <div
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={clamped}
+      <Meter
+        label={label}
+        value={clamped}
         className="h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-ink-700"
-      >
-        <div
-          className="h-full rounded-full bg-accent transition-[width] duration-200"
-          style={{ width: `${clamped}%` }}
-        />
-      </div>
+        fillClassName="h-full rounded-full bg-accent transition-[width] duration-200"
+      />
     </div>
   )
 }

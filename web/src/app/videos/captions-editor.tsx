@@ -9,6 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'
+import { focusWhenDrawn, InlineConfirm } from '../components/inline-confirm.tsx'
 import { EmptyLine, QueryState } from '../components/query-state.tsx'
 import { TextField } from '../components/text-field.tsx'
 import { Button, ProgressBar } from '../components/ui.tsx'
@@ -165,31 +166,17 @@ function TrackRow({
         <span className="text-sm text-zinc-600 dark:text-zinc-300">({track.language})</span>
       </p>
       {asking ? (
-        <div className="flex shrink-0 flex-wrap items-center gap-2">
-          <span className="text-sm">Remove now? Viewers stop seeing them at once.</span>
-          <Button
-            data-keep
-            variant="secondary"
-            className="min-h-11"
-            disabled={remove.isPending}
-            onClick={() => {
-              setAsking(false)
-              requestAnimationFrame(() =>
-                row.current?.querySelector<HTMLElement>('[data-remove]')?.focus(),
-              )
-            }}
-          >
-            Keep
-          </Button>
-          <Button
-            variant="danger"
-            className="min-h-11"
-            disabled={remove.isPending}
-            onClick={() => void confirm()}
-          >
-            {remove.isPending ? 'Removing...' : 'Remove captions'}
-          </Button>
-        </div>
+        <InlineConfirm
+          question="Remove now? Viewers stop seeing them at once."
+          action="Remove captions"
+          busyLabel="Removing..."
+          busy={remove.isPending}
+          onKeep={() => {
+            setAsking(false)
+            focusWhenDrawn(row, '[data-remove]')
+          }}
+          onConfirm={() => void confirm()}
+        />
       ) : (
         <Button
           data-remove
@@ -198,10 +185,7 @@ function TrackRow({
           aria-label={`Remove ${track.label} captions`}
           onClick={() => {
             setAsking(true)
-            // After the confirmation has been drawn in the button's place.
-            requestAnimationFrame(() =>
-              row.current?.querySelector<HTMLElement>('[data-keep]')?.focus(),
-            )
+            focusWhenDrawn(row, '[data-keep]')
           }}
         >
           Remove

@@ -2,7 +2,7 @@
 // on, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
 // length and size once ready.
 import type { Video } from '../../api.ts'
-import { icon } from '../components/ui.tsx'
+import { icon, Meter, wholePercent } from '../components/ui.tsx'
 import { formatDuration } from './processing.ts'
 
 type Props = {
@@ -17,22 +17,15 @@ const RetryIcon = icon('M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7')
 export function ProcessingStatus({ video, onRetry, retrying }: Props) {
   switch (video.status) {
     case 'processing': {
-      const value = Math.max(0, Math.min(100, Math.round(video.progress ?? 0)))
+      const value = wholePercent(video.progress ?? 0)
       return (
         <div className="mt-1.5 flex max-w-64 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-600 dark:text-zinc-300">
-          <div
-            role="progressbar"
-            aria-label={`Processing ${video.title}`}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={value}
+          <Meter
+            label={`Processing ${video.title}`}
+            value={value}
             className="h-1.5 min-w-16 flex-1 overflow-hidden rounded-full bg-zinc-200 dark:bg-ink-700"
-          >
-            <div
-              className="h-full rounded-full bg-accent transition-[width] duration-500 motion-reduce:transition-none"
-              style={{ width: `${value}%` }}
-            />
-          </div>
+            fillClassName="h-full rounded-full bg-accent transition-[width] duration-500 motion-reduce:transition-none"
+          />
           <span aria-hidden="true" className="shrink-0 tabular-nums">
             Processing {value}%
           </span>

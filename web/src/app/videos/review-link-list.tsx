@@ -3,6 +3,7 @@
 // inline, then in effect at once).
 import type { ReviewLinkView } from '@contract/review-link.ts'
 import { useRef, useState } from 'react'
+import { focusWhenDrawn, InlineConfirm } from '../components/inline-confirm.tsx'
 import { QueryState } from '../components/query-state.tsx'
 import { Button } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
@@ -107,36 +108,21 @@ function LinkRow({ link, announce }: { link: ReviewLinkView; announce: (text: st
           aria-label={`Revoke ${name}`}
           onClick={() => {
             setAsking(true)
-            // After the confirmation has been drawn in the button's place.
-            requestAnimationFrame(() =>
-              row.current?.querySelector<HTMLElement>('[data-keep]')?.focus(),
-            )
+            focusWhenDrawn(row, '[data-keep]')
           }}
         >
           Revoke
         </Button>
       ) : null}
       {active && asking ? (
-        <div className="flex shrink-0 flex-wrap items-center gap-2">
-          <span className="text-sm">Revoke now? It stops working at once.</span>
-          <Button
-            data-keep
-            variant="secondary"
-            className="min-h-11"
-            disabled={revoke.isPending}
-            onClick={() => setAsking(false)}
-          >
-            Keep
-          </Button>
-          <Button
-            variant="danger"
-            className="min-h-11"
-            disabled={revoke.isPending}
-            onClick={() => void confirm()}
-          >
-            {revoke.isPending ? 'Revoking...' : 'Revoke link'}
-          </Button>
-        </div>
+        <InlineConfirm
+          question="Revoke now? It stops working at once."
+          action="Revoke link"
+          busyLabel="Revoking..."
+          busy={revoke.isPending}
+          onKeep={() => setAsking(false)}
+          onConfirm={() => void confirm()}
+        />
       ) : null}
     </li>
   )

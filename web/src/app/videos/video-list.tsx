@@ -7,7 +7,8 @@ import { CSS } from '@dnd-kit/utilities'
 import type { ReactNode } from 'react'
 import type { Video } from '../../api.ts'
 import { SortableList } from '../components/sortable-list.tsx'
-import { Icons } from '../components/ui.tsx'
+import { columnsOf, TableHead } from '../components/table-head.tsx'
+import { IconButton, Icons } from '../components/ui.tsx'
 import { cn } from '../lib/cn.ts'
 import { formatDate } from '../lib/format.ts'
 import { LoudnessLine } from './loudness-line.tsx'
@@ -150,44 +151,45 @@ const actionButton =
   'inline-flex size-11 items-center justify-center rounded-lg focus-visible:outline-2 focus-visible:outline-amber-500'
 
 // The table (wide screens) and the cards (small screens) share these controls.
-function EditButton({ video, onEdit }: Pick<VideoListProps, 'onEdit'> & { video: Video }) {
-  return (
-    <button
-      type="button"
-      aria-label={`Edit ${video.title}`}
-      onClick={() => onEdit(video)}
-      className={`${actionButton} text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-ink-800`}
-    >
-      <Icons.edit />
-    </button>
-  )
-}
+const neutral = 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-ink-800'
+const danger = 'text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950'
 
-function ShareButton({ video, onShare }: Pick<VideoListProps, 'onShare'> & { video: Video }) {
-  return (
-    <button
-      type="button"
-      aria-label={`Share privately: ${video.title}`}
-      title="Share privately…"
-      onClick={() => onShare(video)}
-      className={`${actionButton} text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-ink-800`}
+/** A row's Edit, Share privately and Delete, in that order. */
+function rowActions(video: Video, props: VideoListProps) {
+  return [
+    {
+      key: 'edit',
+      label: `Edit ${video.title}`,
+      tone: neutral,
+      icon: <Icons.edit />,
+      act: props.onEdit,
+    },
+    {
+      key: 'share',
+      label: `Share privately: ${video.title}`,
+      title: 'Share privately…',
+      tone: neutral,
+      icon: <Icons.share />,
+      act: props.onShare,
+    },
+    {
+      key: 'delete',
+      label: `Delete ${video.title}`,
+      tone: danger,
+      icon: <Icons.trash />,
+      act: props.onDelete,
+    },
+  ].map(({ key, label, title = null, tone, icon, act }) => (
+    <IconButton
+      key={key}
+      label={label}
+      title={title}
+      className={`${actionButton} ${tone}`}
+      onClick={() => act(video)}
     >
-      <Icons.share />
-    </button>
-  )
-}
-
-function DeleteButton({ video, onDelete }: Pick<VideoListProps, 'onDelete'> & { video: Video }) {
-  return (
-    <button
-      type="button"
-      aria-label={`Delete ${video.title}`}
-      onClick={() => onDelete(video)}
-      className={`${actionButton} text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950`}
-    >
-      <Icons.trash />
-    </button>
-  )
+      {icon}
+    </IconButton>
+  ))
 }
 
 function SelectBox({
@@ -214,43 +216,21 @@ export function VideoList(props: VideoListProps) {
     <>
       <div className="hidden overflow-x-auto md:block">
         <table className="w-full text-left text-sm">
-          <thead className="border-zinc-200 border-b text-xs text-zinc-500 uppercase tracking-wide dark:border-ink-700 dark:text-zinc-400">
-            <tr>
-              <th scope="col" className="px-2 py-3">
-                <span className="sr-only">Order</span>
-              </th>
-              <th scope="col" className="px-2 py-3">
-                #
-              </th>
-              <th scope="col" className="px-2 py-3">
-                Thumbnail
-              </th>
-              <th scope="col" className="w-full px-2 py-3">
-                Title
-              </th>
-              <th scope="col" className="px-2 py-3">
-                Updated
-              </th>
-              <th scope="col" className="px-2 py-3">
-                Created
-              </th>
-              <th scope="col" className="px-2 py-3 text-center">
-                Published
-              </th>
-              <th scope="col" className="px-2 py-3 text-center">
-                Edit
-              </th>
-              <th scope="col" className="px-2 py-3 text-center">
-                Share
-              </th>
-              <th scope="col" className="px-2 py-3 text-center">
-                Delete
-              </th>
-              <th scope="col" className="px-2 py-3 text-center">
-                Select
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              { label: <span className="sr-only">Order</span>, className: 'px-2 py-3' },
+              ...columnsOf('px-2 py-3', ['#', 'Thumbnail']),
+              { label: 'Title', className: 'w-full px-2 py-3' },
+              ...columnsOf('px-2 py-3', ['Updated', 'Created']),
+              ...columnsOf('px-2 py-3 text-center', [
+                'Published',
+                'Edit',
+                'Share',
+                'Delete',
+                'Select',
+              ]),
+            ]}
+          />
           <tbody className="divide-y divide-zinc-200 dark:divide-ink-700">
             <Sortable videos={videos} onReorder={onReorder}>
               {videos.map((video, i) => (
@@ -283,7 +263,7 @@ function Status({ video, onRetry, retrying }: RowProps) {
 }
 
 function TableRow(props: RowProps) {
-  const { video, index, offset, selected, onToggle, onPlay, onEdit, onDelete } = props
+  const { video, index, offset, selected, onToggle, onPlay } = props
   const drag = useRowDrag(video)
   return (
     <tr ref={drag.ref} style={drag.style} className="bg-white align-middle dark:bg-ink-900">
@@ -313,15 +293,11 @@ function TableRow(props: RowProps) {
           busy={props.publishing.includes(video._id)}
         />
       </td>
-      <td className="px-2 py-3 text-center">
-        <EditButton video={video} onEdit={onEdit} />
-      </td>
-      <td className="px-2 py-3 text-center">
-        <ShareButton video={video} onShare={props.onShare} />
-      </td>
-      <td className="px-2 py-3 text-center">
-        <DeleteButton video={video} onDelete={onDelete} />
-      </td>
+      {rowActions(video, props).map((button) => (
+        <td key={button.key} className="px-2 py-3 text-center">
+          {button}
+        </td>
+      ))}
       <td className="px-2 py-3 text-center">
         <SelectBox video={video} selected={selected} onToggle={onToggle} />
       </td>
@@ -330,7 +306,7 @@ function TableRow(props: RowProps) {
 }
 
 function Card(props: RowProps) {
-  const { video, index, offset, selected, onToggle, onPlay, onEdit, onDelete } = props
+  const { video, index, offset, selected, onToggle, onPlay } = props
   const drag = useRowDrag(video)
   return (
     <li
@@ -392,9 +368,7 @@ function Card(props: RowProps) {
         </div>
         <div className="ml-auto flex items-center gap-1">
           {drag.handle}
-          <EditButton video={video} onEdit={onEdit} />
-          <ShareButton video={video} onShare={props.onShare} />
-          <DeleteButton video={video} onDelete={onDelete} />
+          {rowActions(video, props)}
         </div>
       </div>
     </li>
