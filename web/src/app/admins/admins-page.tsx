@@ -1,13 +1,14 @@
 // Admin Management (docs/dashboard.md): list, create, optimistic edit, delete. Super admins only:
 // the route's beforeLoad shows NotAllowed to anyone else (router.tsx), as the page does on a 403.
 import { useState } from 'react'
+import type { FieldValues, UseFormSetError } from 'react-hook-form'
 import type { Admin } from '../../api.ts'
 import { Dialog } from '../components/dialog.tsx'
 import { NotAllowed } from '../components/not-allowed.tsx'
 import { PageHeader } from '../components/page-header.tsx'
 import { QueryState } from '../components/query-state.tsx'
 import { columnsOf, TableHead } from '../components/table-head.tsx'
-import { Button, Card, Icons } from '../components/ui.tsx'
+import { Button, Card, IconButton, Icons } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
@@ -58,6 +59,26 @@ export function AdminsPage() {
 
   if (admins.isError && toClientError(admins.error).kind === 'forbidden') return <NotAllowed />
 
+  /** A form's submit: the change, then its toast and the dialog closed; else the form says why. */
+  const submitting =
+    <V, F extends FieldValues>(step: {
+      run: (values: V) => Promise<unknown>
+      done: string
+      /** After the toast, before the dialog closes. */
+      refresh?: () => Promise<unknown>
+      failed: string
+    }) =>
+    async (values: V, setError: UseFormSetError<F>) => {
+      try {
+        await step.run(values)
+        notify.success(step.done)
+        await step.refresh?.()
+        close()
+      } catch (err) {
+        showAdminError(err, setError, FIELDS, step.failed)
+      }
+    }
+
   const confirmDelete = async (admin: Admin) => {
     setDeleting(true)
     try {
@@ -100,16 +121,12 @@ export function AdminsPage() {
         <Dialog title="Create New Admin" onClose={close}>
           <CreateAdminForm
             onCancel={close}
-            onSubmit={async (values, setError) => {
-              try {
-                await create.mutateAsync(values)
-                notify.success('Admin created successfully')
-                await utils.admins.list.invalidate()
-                close()
-              } catch (err) {
-                showAdminError(err, setError, FIELDS, 'Failed to create admin')
-              }
-            }}
+            onSubmit={submitting({
+              run: (values) => create.mutateAsync(values),
+              done: 'Admin created successfully',
+              refresh: () => utils.admins.list.invalidate(),
+              failed: 'Failed to create admin',
+            })}
           />
         </Dialog>
       ) : null}
@@ -119,15 +136,11 @@ export function AdminsPage() {
           <EditAdminForm
             admin={modal.admin}
             onCancel={close}
-            onSubmit={async (values, setError) => {
-              try {
-                await update.mutateAsync({ id: modal.admin._id, ...values })
-                notify.success('Admin updated successfully')
-                close()
-              } catch (err) {
-                showAdminError(err, setError, FIELDS, 'Failed to update admin')
-              }
-            }}
+            onSubmit={submitting({
+              run: (values) => update.mutateAsync({ id: modal.admin._id, ...values }),
+              done: 'Admin updated successfully',
+              failed: 'Failed to update admin',
+            })}
           />
         </Dialog>
       ) : null}
@@ -175,26 +188,25 @@ function AdminList({
     return <p className="p-6 text-center text-zinc-500">No admins yet.</p>
   }
   // 44 px targets (WCAG 2.5.5) in the table and on the cards.
+  const neutralAction = 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-ink-800'
+  const dangerAction = 'text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950'
   const actions = (admin: Admin, withText = false) => (
     <div className={withText ? 'grid grid-cols-2 gap-2' : 'flex justify-end gap-1'}>
-      <button
-        type="button"
-        aria-label={`Edit ${admin.username}`}
-        onClick={() => onEdit(admin)}
-        className={`${actionBase} text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-ink-800 ${withText ? cardAction : 'size-11'}`}
-      >
-        <Icons.edit />
-        {withText ? <span>Edit</span> : null}
-      </button>
-      <button
-        type="button"
-        aria-label={`Delete ${admin.username}`}
-        onClick={() => onDelete(admin)}
-        className={`${actionBase} text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950 ${withText ? cardAction : 'size-11'}`}
-      >
-        <Icons.trash />
-        {withText ? <span>Delete</span> : null}
-      </button>
+      {[
+        { word: 'Edit', icon: <Icons.edit />, tone: neutralAction, act: onEdit },
+        { word: 'Delete', icon: <Icons.trash />, tone: dangerAction, act: onDelete },
+      ].map(({ word, icon, tone, act }) => (
+        <IconButton
+          key={word}
+          label={`${word} ${admin.username}`}
+          title={null}
+          onClick={() => act(admin)}
+          className={`${actionBase} ${tone} ${withText ? cardAction : 'size-11'}`}
+        >
+          {icon}
+          {withText ? <span>{word}</span> : null}
+        </IconButton>
+      ))}
     </div>
   )
   return (

@@ -5,9 +5,8 @@
 
 import type { CaptionTrack } from '@contract/captions.ts'
 import { CAPTIONS_PER_VIDEO_MAX } from '@contract/captions.ts'
-import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
-import { type Resolver, useForm, useWatch } from 'react-hook-form'
+import { useEffect, useId, useRef, useState } from 'react'
+import { useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'
 import { focusWhenDrawn, InlineConfirm } from '../components/inline-confirm.tsx'
 import { EmptyLine, QueryState } from '../components/query-state.tsx'
@@ -16,6 +15,7 @@ import { Button, ProgressBar } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
+import { useZodForm } from '../lib/use-zod-form.ts'
 import { useAuthStore } from '../stores/auth.ts'
 import { currentListInput, replaceVideo } from '../stores/video-store.ts'
 import { trpc } from '../trpc.ts'
@@ -207,10 +207,6 @@ function AddTrackForm({
   onAdded: (track: CaptionTrack, video: Video) => void
 }) {
   const add = trpc.videos.addCaptions.useMutation()
-  const resolver = useMemo(
-    () => zodResolver(captionRowSchema) as Resolver<CaptionRowInput, unknown, CaptionRowOutput>,
-    [],
-  )
   const {
     register,
     handleSubmit,
@@ -222,10 +218,7 @@ function AddTrackForm({
     reset,
     control,
     formState: { errors, isSubmitting },
-  } = useForm<CaptionRowInput, unknown, CaptionRowOutput>({
-    resolver,
-    defaultValues: emptyCaptionRow(),
-  })
+  } = useZodForm<CaptionRowInput, CaptionRowOutput>(() => captionRowSchema, emptyCaptionRow())
   const file = useWatch({ control, name: 'file' })
   const typed = useWatch({ control, name: 'language' })
   const [progress, setProgress] = useState(0)

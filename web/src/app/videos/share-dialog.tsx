@@ -4,15 +4,15 @@
 // reader while the dialog is open (record 046) are also said in the dialog's own live region.
 
 import { type ReviewLinkView, reviewLinkLimits } from '@contract/review-link.ts'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useMemo, useRef, useState } from 'react'
-import { type Resolver, useForm, useWatch } from 'react-hook-form'
+import { useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'
 import { Dialog } from '../components/dialog.tsx'
 import { TextField } from '../components/text-field.tsx'
 import { Button, FieldError, inputStyles } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
+import { useZodForm } from '../lib/use-zod-form.ts'
 import { trpc } from '../trpc.ts'
 import { ReviewLinkList } from './review-link-list.tsx'
 import { dayRange } from './review-link-text.ts'
@@ -77,20 +77,13 @@ function ShareForm({
 }) {
   const utils = trpc.useUtils()
   const create = trpc.reviewLinks.create.useMutation()
-  const resolver = useMemo(
-    () => zodResolver(shareFormSchema()) as Resolver<ShareFormInput, unknown, ShareFormOutput>,
-    [],
-  )
   const {
     register,
     handleSubmit,
     control,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ShareFormInput, unknown, ShareFormOutput>({
-    resolver,
-    defaultValues: shareFormDefaults,
-  })
+  } = useZodForm<ShareFormInput, ShareFormOutput>(shareFormSchema, shareFormDefaults)
   const expiry = useWatch({ control, name: 'expiry' })
   const [showPassword, setShowPassword] = useState(false)
   const days = useMemo(() => dayRange(new Date(), reviewLinkLimits.maxDays), [])
