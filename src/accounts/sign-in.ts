@@ -55,7 +55,7 @@ const RESET_PAUSE_MS = { min: 20, max: 200 }
 
 /**
  * A refused attempt: `started` says this refusal began the lock (of an e-mail from an address, or
- * of the address), which the activity log records once per lock (src/api/activity-entries.ts).
+ * of the address), which the activity log records once per lock (the `failed` entry of auth.login in src/api/routers/auth.ts).
  */
 export class LockedOut extends AppError {
   constructor(

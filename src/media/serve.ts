@@ -7,7 +7,7 @@
 // their public copy there instead (records 073, 087), once the copy is complete; everything
 // checked per request keeps streaming through here.
 // A work's caption tracks are files of their own (/media/<name>.vtt, for a <track>) and, once
-// streams exist, a SUBTITLES group of its master (captions-http.ts); both follow the work's access.
+// streams exist, a SUBTITLES group of its master (captions.ts); both follow the work's access.
 import { derivedFile, publicKey, storedFile } from '../storage/layout.ts'
 import type { MediaStore } from '../storage/store.ts'
 import type { CaptionsLookup } from '../videos/captions.ts'

@@ -1,5 +1,5 @@
 // What search engines and link previews read: /work/<slug> as the server-rendered page
-// (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a
+// (public.ts) with the work's own head (title, description, canonical URL, Open Graph, a
 // Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
 // frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
 // address that shows no work (unknown, deleted, hidden, failed, without streams yet, malformed) is
