@@ -166,7 +166,7 @@ describeSkipIf(s3Available().reason)(
       rmSync(dir, { recursive: true, force: true })
     }, 60_000)
 
-    test('the README’s bucket policy lets anyone read public/* and nothing else', async () => {
+    test('the bucket policy of docs/storage.md lets anyone read public/* and nothing else', async () => {
       const name = `${'ab'.repeat(16)}.jpg`
       const keys = [`images/${name}`, `public/${'cd'.repeat(16)}/images/${name}`]
       for (const key of keys) {
