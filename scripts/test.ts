@@ -156,7 +156,8 @@ const databaseKindTests = [
   'tests/seed.test.ts',
   'tests/backup/backup.test.ts',
   'tests/storage/s3-startup.test.ts',
-  // What the bucket's public address serves after a hide (record 087), on the bucket.
+  // What the bucket's public address serves after a hide
+  // (docs/decisions/087-public-copies-under-public-for-shown-works-only.md), on the bucket.
   'tests/storage/media-public-url.test.ts',
   'tests/db/embedded-private.test.ts',
   // Writers racing on several connections, a server killed or stopped, several servers at once.
