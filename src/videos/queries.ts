@@ -2,7 +2,7 @@
 // one work by id or address, the review page's work, the names /media keeps from visitors, and
 // the counts. Each answer is kept in the shared read cache until the next change.
 import { and, asc, count, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm'
-import { videoCaptions, videoSlugs, videos } from '../../db/schema.ts'
+import { videoCaptions, videoSlugs, videos, videoVersions } from '../../db/schema.ts'
 import {
   invalidCursor,
   type PublicListInput,
@@ -13,6 +13,7 @@ import { AppError } from '../errors.ts'
 import type { FolderCaptions } from './captions.ts'
 import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
+import { versionFiles } from './versions.ts'
 import {
   type PublicVideoView,
   toPublicView,
@@ -158,8 +159,9 @@ export function createVideoQueries(ctx: VideosContext) {
     },
 
     /**
-     * The stream folders and stored names of every work visitors do not see (hidden or failed):
-     * /media answers them only to admins (docs/decisions/064). Kept until the next change, so a
+     * The stream folders and stored names of every work visitors do not see (hidden or failed),
+     * and of every version that is not current: /media answers them only to admins
+     * (docs/decisions/064). Kept until the next change, so a
      * shown work's request pays one set lookup.
      */
     async privateNames(): Promise<ReadonlySet<string>> {
@@ -183,6 +185,18 @@ export function createVideoQueries(ctx: VideosContext) {
           .innerJoin(videos, eq(videos.id, videoCaptions.videoId))
           .where(or(eq(videos.published, false), eq(videos.status, 'failed')))
         for (const row of captions) names.add(row.key)
+        // Versions that are not current are the admins' to play, whatever their work's state.
+        const versions = await db
+          .select({
+            masterKey: videoVersions.masterKey,
+            streamsKey: videoVersions.streamsKey,
+            captions: videoVersions.captions,
+          })
+          .from(videoVersions)
+        for (const row of versions) {
+          const files = versionFiles(row)
+          for (const name of [...files.names, ...files.folders]) names.add(name)
+        }
         return names
       })
     },
