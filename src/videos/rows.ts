@@ -89,12 +89,10 @@ async function writeForFile(
  * row back to `queued` before their job exists.
  */
 export const markProcessing = (db: Db, job: ProcessVideoPayload) =>
-  writeForFile(
-    db,
-    job,
-    { status: 'processing', progress: 0, processingError: null },
-    ['queued', 'processing'],
-  )
+  writeForFile(db, job, { status: 'processing', progress: 0, processingError: null }, [
+    'queued',
+    'processing',
+  ])
 
 /** False when the file is no longer the video's: the attempt should stop. */
 export const writeProgress = (db: Db, job: ProcessVideoPayload, percent: number) =>
@@ -106,8 +104,7 @@ export const markFailed = (
   job: ProcessVideoPayload,
   reason: string,
   onlyIf?: VideoStatus[],
-) =>
-  writeForFile(db, job, { status: 'failed', processingError: reason }, onlyIf)
+) => writeForFile(db, job, { status: 'failed', processingError: reason }, onlyIf)
 
 /**
  * Stores the finished outputs (a local folder) under a new folder and makes the video ready, in
@@ -136,10 +133,14 @@ export async function markReady(
     const result = await db.transaction(async (tx) => {
       if (job.versionId) {
         if (!first) published = await publishFolder(store, outDir)
-        return versionReady(tx, { ...job, versionId: job.versionId }, {
-          ...outputs(probe, hasPreview, loudness),
-          streamsKey: published!,
-        })
+        return versionReady(
+          tx,
+          { ...job, versionId: job.versionId },
+          {
+            ...outputs(probe, hasPreview, loudness),
+            streamsKey: published!,
+          },
+        )
       }
       const [row] = await tx
         .select({ streamsKey: videos.streamsKey })

@@ -37,7 +37,7 @@ export async function switchVersion(tx: Tx, videoId: string, versionId: string):
     .from(videoVersions)
     .where(and(eq(videoVersions.id, versionId), eq(videoVersions.videoId, videoId)))
     .for('update')
-  if (!target || target.status !== 'ready' || !target.masterKey) return false
+  if (target?.status !== 'ready' || !target.masterKey) return false
 
   const captions: StoredCaption[] = await tx
     .select({

@@ -1,11 +1,7 @@
 // A work's versions over tRPC (docs/review.md#versions); the REST adapter
 // (src/api/rest/versions.ts) calls these same procedures. The list is read fresh each time: a
 // version's progress is written by the pipeline, which moves no cached answer.
-import {
-  addVersionSchema,
-  listVersionsSchema,
-  versionRefSchema,
-} from '../../contract/version.ts'
+import { addVersionSchema, listVersionsSchema, versionRefSchema } from '../../contract/version.ts'
 import { type Answer, quoted, recorded } from '../activity.ts'
 import { authedProcedure, router } from '../trpc.ts'
 
