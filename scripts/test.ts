@@ -144,6 +144,7 @@ const storageTests = [
   'tests/videos/ready-only.test.ts',
   'tests/videos/rest.test.ts',
   'tests/videos/trpc.test.ts',
+  'tests/videos/versions.test.ts',
 ]
 // Outside those folders, the tests that depend on the kind of database run on both kinds. The
 // others ask nothing the embedded database answers differently: it is PostgreSQL too, reached by
@@ -155,6 +156,7 @@ const databaseKindTests = [
   'tests/server/foundation.test.ts',
   'tests/seed.test.ts',
   'tests/backup/backup.test.ts',
+  'tests/backup/versions.test.ts',
   'tests/storage/s3-startup.test.ts',
   // What the bucket's public address serves after a hide (record 087), on the bucket.
   'tests/storage/media-public-url.test.ts',
