@@ -120,6 +120,7 @@ const storageTests = [
   'tests/processing/jobs.test.ts',
   'tests/processing/loudness-in-app.test.ts',
   'tests/processing/progress.test.ts',
+  'tests/processing/versions.test.ts',
   'tests/review-links/links.test.ts',
   'tests/site/content.test.ts',
   'tests/site/images.test.ts',
