@@ -16,7 +16,13 @@ import { loadConfig } from '../../src/config.ts'
 import { createTestDatabase } from '../../testkit/database.ts'
 import { prepareOutputs, readyVersion, readyWorks } from '../../testkit/ready.ts'
 import { dropBucket, makeBucket, s3Env } from '../../testkit/s3.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from '../../testkit/test-app.ts'
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  type Json,
+  startTestApp,
+  type TestApp,
+} from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, form, send, tusVia } from '../../testkit/videos.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
@@ -131,7 +137,7 @@ test('a restored site lists the same versions and plays the older one made curre
         }),
         `10.2.0.${++ip}`,
       )
-      return { status: res.status, json: (await res.json()) as { data: Record<string, never> } }
+      return { status: res.status, json: (await res.json()) as Json }
     }
     const login = await call('POST', '/api/auth/login', undefined, {
       email: ADMIN_EMAIL,
@@ -139,10 +145,9 @@ test('a restored site lists the same versions and plays the older one made curre
     })
     const token = login.json.data.token as string
     const listed = await call('GET', `/api/videos/${videoId}/versions`, token)
-    const versions = listed.json.data.versions as unknown as (typeof before)[number][] &
-      { _id: string }[]
+    const versions = listed.json.data.versions as ((typeof before)[number] & { _id: string })[]
     expect(shape(versions)).toEqual(shape(before))
-    const v1 = (versions as { _id: string; number: number }[]).find((v) => v.number === 1)!
+    const v1 = versions.find((v) => v.number === 1)!
     const made = await call('PUT', `/api/videos/${videoId}/versions/${v1._id}/current`, token)
     expect(made.status).toBe(200)
     const video = (await call('GET', `/api/videos/${videoId}`, token)).json.data.video as {
