@@ -107,6 +107,18 @@ export function createVersionCommands(ctx: VideosContext) {
     listVersions: list,
 
     /**
+     * One version of a work as other rooms refer to it (a note names the version it was made
+     * on): the given one, or the current one when `versionId` is absent; 404 for an id that is
+     * not one of the work's versions.
+     */
+    async findVersion(videoId: string, versionId?: string): Promise<VersionView> {
+      const video = await work(videoId)
+      const id = versionId ?? video.currentVersionId
+      if (!id) throw new AppError('NOT_FOUND', versionMessages.notFound)
+      return toVersionView(await versionOf(video, id), video)
+    },
+
+    /**
      * A new version from a finished upload of kind video: numbered after the highest the work
      * ever had, queued for processing in the same transaction; the work keeps playing its
      * current version until this one is ready.

@@ -319,6 +319,13 @@ describe('over tRPC', () => {
     expect((await caller.versions.list({ id: video._id })).versions.map((v) => v.number)).toEqual([
       1,
     ])
+    // What the notes refer to: a version by id, or the current one.
+    const videos = t.app.services.videos
+    expect((await videos.findVersion(video._id)).number).toBe(1)
+    expect((await videos.findVersion(video._id, v1._id)).current).toBe(true)
+    await expect(videos.findVersion(video._id, added.version._id)).rejects.toThrow(
+      versionMessages.notFound,
+    )
     const anon = await callerAs(t.app.services, null)
     await expect(anon.versions.list({ id: video._id })).rejects.toThrow()
   })
