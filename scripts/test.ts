@@ -161,6 +161,7 @@ const databaseKindTests = [
   'tests/storage/s3-startup.test.ts',
   // What the bucket's public address serves after a hide (record 087), on the bucket.
   'tests/storage/media-public-url.test.ts',
+  'tests/storage/versions-public-copies.test.ts',
   'tests/db/embedded-private.test.ts',
   // Writers racing on several connections, a server killed or stopped, several servers at once.
   'tests/fuzz/races.test.ts',
