@@ -6,7 +6,7 @@
 
 import { fileError, fileRuleSummary } from '@contract/file-rules.ts'
 import type { VersionView } from '@contract/version.ts'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Video } from '../../api.ts'
 import { Button, inputStyles, ProgressBar, Spinner } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
@@ -33,6 +33,19 @@ export function VersionList({
     },
   )
   const [announcement, setAnnouncement] = useState('')
+  // A version that finished processing became current by itself: the Manage page's row (its
+  // player, length and state) is the new cut's now.
+  const utils = trpc.useUtils()
+  const current = versions.data?.versions.find((v) => v.current)
+  const seenCurrent = useRef<string | undefined>(undefined)
+  useEffect(() => {
+    if (!current) return
+    if (seenCurrent.current && seenCurrent.current !== current._id) {
+      void utils.videos.list.invalidate()
+      setAnnouncement(`Version ${current.number} is now current`)
+    }
+    seenCurrent.current = current._id
+  }, [current, utils])
 
   return (
     <section aria-labelledby="versions-heading" aria-busy={versions.isFetching}>
