@@ -143,3 +143,25 @@ test('a second version uploaded in the dashboard plays on the page, the embed an
   })
   expect(gone.status).toBe(404)
 }, 240_000)
+
+test('on a phone, by keyboard: a third version uploaded, then the second made current again', async () => {
+  const { page } = await openSignedInPage(browser, server.url, session, { width: 375, height: 667 })
+  const { dialog, list } = await openVersions(page)
+  await list.getByRole('listitem', { name: 'Version 2, current' }).waitFor()
+  await dialog.getByLabel('Upload a new version').setInputFiles(f.mp4)
+  const upload = dialog.getByRole('button', { name: 'Upload version' })
+  await upload.focus()
+  await page.keyboard.press('Enter')
+  await list.getByRole('listitem', { name: 'Version 3, current' }).waitFor({ timeout: 120_000 })
+  expect(describeViolations(await axeViolations(page))).toBe('')
+
+  const makeCurrent = list.getByRole('button', { name: 'Make current: version 2' })
+  await makeCurrent.focus()
+  await page.keyboard.press('Enter')
+  await list.getByRole('listitem', { name: 'Version 2, current' }).waitFor()
+  await page.getByRole('status').filter({ hasText: 'Version 2 is now current' }).first().waitFor({
+    state: 'attached',
+  })
+  const video = (await api('GET', `/api/videos/${work._id}`)).json.data.video
+  expect(video.version).toBe(2)
+}, 180_000)

@@ -171,7 +171,7 @@ function VersionRow({
               variant="secondary"
               className="min-h-11"
               disabled={busy}
-              aria-label={`Make ${name} current`}
+              aria-label={`Make current: ${name}`}
               onClick={() => void choose()}
             >
               {makeCurrent.isPending ? 'Switching...' : 'Make current'}
