@@ -156,6 +156,7 @@ const databaseKindTests = [
   'tests/server/startup.test.ts',
   'tests/server/foundation.test.ts',
   'tests/seed.test.ts',
+  'tests/db/versions-migration.test.ts',
   'tests/backup/backup.test.ts',
   'tests/backup/versions.test.ts',
   'tests/storage/s3-startup.test.ts',
