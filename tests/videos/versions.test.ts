@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { versionMessages } from '../../src/contract/version.ts'
+import { STOPPED_BY_SWITCH } from '../../src/videos/version-switch.ts'
 import { callerAs } from '../../testkit/caller.ts'
 import { plainMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyVersion, readyWorks } from '../../testkit/ready.ts'
@@ -220,6 +221,34 @@ describe('the versions of a work', () => {
     expect(r.status).toBe(200)
     const left = await t.storedKeys()
     expect(left.filter((key) => !key.startsWith('images/'))).toEqual([])
+  })
+
+  test('a first version still waiting when a newer one is ready is stopped, with the reason', async () => {
+    const res = await send(
+      t,
+      'POST',
+      '/api/videos/upload',
+      token,
+      form({ title: 'Never Processed' }, { video: f.mp4, thumbnail: f.jpg, brandLogo: f.png }),
+    )
+    const id = res.json.data.video._id as string
+    const v2 = await addVersion(id)
+    expect(await readyVersion(t, v2._id)).toBe(true)
+    const [v1, now] = await versionsOf(id)
+    expect(now).toMatchObject({ number: 2, current: true, status: 'ready' })
+    expect(v1).toMatchObject({
+      number: 1,
+      current: false,
+      status: 'failed',
+      error: STOPPED_BY_SWITCH,
+    })
+    // The work plays version 2; version 1 cannot come back, and can be deleted.
+    const video = (await t.call('GET', `/api/videos/${id}`, { token })).json.data.video
+    expect(video).toMatchObject({ version: 2, status: 'ready' })
+    const back = await t.call('PUT', `/api/videos/${id}/versions/${v1!._id}/current`, { token })
+    expect(back.status).toBe(409)
+    const gone = await t.call('DELETE', `/api/videos/${id}/versions/${v1!._id}`, { token })
+    expect(gone.status).toBe(200)
   })
 
   test('a new version from a multipart body, as on /api/videos/upload', async () => {
