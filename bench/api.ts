@@ -22,8 +22,9 @@ await seedVideos(server.url, token, [
   ...samples,
   ...samples.slice(0, 8).map((s, i) => ({ ...s, title: `${s.title} (cut ${i + 2})` })),
 ])
-// Visitors see a work once its streams exist (record 086): made ready at once, not after the
-// server's worker has processed all 20.
+// Visitors see a work once its streams exist
+// (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md): made ready at once, not after
+// the server's worker has processed all 20.
 await readyServerWorks(server)
 
 const publicUrl = `${server.url}/api/public/videos`

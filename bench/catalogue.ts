@@ -1,11 +1,11 @@
-// bench/catalogue: the landing page as the catalogue grows to 12, 100, 1,000 and 10,000
-// published works, on a phone (375 px, 4× CPU slowdown, 9 Mbps / 170 ms). Prints, per size: the
-// bytes on the wire of the answer that brings the first works (the server-rendered page, which
-// holds them, record 053) and the whole list's, time
-// from navigation to the first tile, main-thread long-task time until the page settles, and the
-// elements on the page after load (medians of RUNS).
-// Targets: first answer ≤ 25 KB at any size; long tasks at 10,000 within 1.5× of the 12-work figure.
-// Usage: bun run build && bun run bench catalogue   (a few minutes)
+// bench/catalogue: the landing page as the catalogue grows to 12, 100, 1,000 and 10,000 published
+// works, on a phone (375 px, 4× CPU slowdown, 9 Mbps / 170 ms). Prints, per size: the bytes on the
+// wire of the answer that brings the first works (the server-rendered page, which holds them,
+// docs/decisions/053-public-pages-rendered-on-the-server-live-on-intent.md) and the whole list's,
+// time from navigation to the first tile, main-thread long-task time until the page settles, and
+// the elements on the page after load (medians of RUNS). Targets: first answer ≤ 25 KB at any size;
+// long tasks at 10,000 within 1.5× of the 12-work figure. Usage: bun run build && bun run bench
+// catalogue   (a few minutes)
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -40,8 +40,9 @@ const loadavg = async () =>
 const server = await startServer({ MEDIA_WORKERS: '0' })
 const f = await fixtures()
 const { token } = await server.apiLogin()
-// One real upload, processed: every seeded work shows its thumbnail and logo and names its
-// streams (the same files; visitors see a work once its streams exist, record 086).
+// One real upload, processed: every seeded work shows its thumbnail and logo and names its streams
+// (the same files; visitors see a work once its streams exist,
+// docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md).
 await uploadVideo(server.url, token, 'Work 0', f)
 await readyServerWorks(server)
 

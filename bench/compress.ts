@@ -71,7 +71,8 @@ async function growTo(total: number, have: number): Promise<void> {
       brandLogoSize: 4_000 + i,
       createdAt: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000),
       slug: `work-${i}`,
-      // Visitors see a work once its streams exist (record 086); the list reads no file.
+      // Visitors see a work once its streams exist
+      // (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md); the list reads no file.
       status: 'ready' as const,
       streamsKey: hex(),
     }

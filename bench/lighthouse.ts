@@ -1,12 +1,14 @@
-// Lighthouse (mobile preset) against the production build on localhost with 12 seeded videos:
-// five runs, medians of performance, accessibility, LCP, TBT, CLS, the public page's JS and all
-// it transferred before any interaction (the streams' start fetched ahead included, record 076).
-// `--work` measures the first work's own page (/work/<slug>) instead of `/`. It always waits until
-// every video is processed: visitors see a work only once its streams exist (record 086), so
-// `--ready` is what every run does and is accepted for older command lines.
-// `--report file.json` keeps the last run's whole Lighthouse report (the LCP element, its request
-// chain and the simulated timings) to see what bounds a figure.
-// Usage: bun run build && bun bench/lighthouse.ts [--runs 5] [--work] [--ready] [--json out.json]
+// Lighthouse (mobile preset) against the production build on localhost with 12 seeded videos: five
+// runs, medians of performance, accessibility, LCP, TBT, CLS, the public page's JS and all it
+// transferred before any interaction (the streams' start fetched ahead included,
+// docs/decisions/076-a-streams-start-fetched-ahead-and-on-the-press.md). `--work` measures the
+// first work's own page (/work/<slug>) instead of `/`. It always waits until every video is
+// processed: visitors see a work only once its streams exist
+// (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md), so `--ready` is what every
+// run does and is accepted for older command lines. `--report file.json` keeps the last run's whole
+// Lighthouse report (the LCP element, its request chain and the simulated timings) to see what
+// bounds a figure. Usage: bun run build && bun bench/lighthouse.ts [--runs 5] [--work] [--ready]
+// [--json out.json]
 //   [--report file.json]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,7 +1,8 @@
 // bench/media-path: what closing hidden works' files costs a shown work's /media request
-// (docs/decisions/064). The real server, one shown work and ten hidden ones; a shown work's
-// poster fetched 2,000 times one after another (p50, p95) and by 8 clients for 3 s (requests a
-// second), after a warm-up. Run it on two checkouts to compare; it prints one line of JSON.
+// (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md). The
+// real server, one shown work and ten hidden ones; a shown work's poster fetched 2,000 times one
+// after another (p50, p95) and by 8 clients for 3 s (requests a second), after a warm-up. Run it on
+// two checkouts to compare; it prints one line of JSON.
 import { fixtures } from '../testkit/media.ts'
 import { startServer } from '../testkit/server.ts'
 import { uploadVideo } from '../testkit/upload.ts'

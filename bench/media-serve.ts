@@ -1,9 +1,10 @@
-// bench/media-serve: how public media reach a player when the media live in a bucket (record 073).
-// One bucket of its own on the real S3 server (testkit/s3.ts; dropped at the end) whose public
-// prefixes anyone may read (a bucket policy), holding one stream folder of MEDIA_SERVE_SEGMENTS
-// (32) segments of MEDIA_SERVE_SEGMENT_MB (2) MiB of random bytes under `streams/<folder>/1080p/`,
-// with its playlists. No work names the folder, so /media serves it as a shown work's (the sweep
-// would take it after a day). The real server runs twice on that bucket, no media worker:
+// bench/media-serve: how public media reach a player when the media live in a bucket
+// (docs/decisions/073-public-media-stream-by-default-redirect-with-media-public-url.md). One bucket
+// of its own on the real S3 server (testkit/s3.ts; dropped at the end) whose public prefixes anyone
+// may read (a bucket policy), holding one stream folder of MEDIA_SERVE_SEGMENTS (32) segments of
+// MEDIA_SERVE_SEGMENT_MB (2) MiB of random bytes under `streams/<folder>/1080p/`, with its
+// playlists. No work names the folder, so /media serves it as a shown work's (the sweep would take
+// it after a day). The real server runs twice on that bucket, no media worker:
 //   stream:   without MEDIA_PUBLIC_URL; every segment through /media (today).
 //   redirect: with MEDIA_PUBLIC_URL=<S3_ENDPOINT>/<bucket>; every segment asked of /media, which
 //             answers 302, and fetched from the bucket (a client that addresses each file by the

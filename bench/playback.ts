@@ -1,16 +1,16 @@
-// bench/playback: a 40 s 1080p master at 30 Mbps with music-like stereo audio is
-// uploaded to the real server and processed there; then Chromium plays it as a visitor would, on
-// a phone line (375 px, 9 Mbps / 170 ms) and a desktop line (1280 px, 30 Mbps / 40 ms), the line
-// applied from the page's first request: a tile of the landing page tapped 1 s after it came into
-// view and tapped at once, the work's own page, a review link's page and the embed. Prints time
-// from the click (and from the press, ≈100 ms before it) to first frame (median of the runs),
-// stalls and stalled time over the play, what was fetched ahead, bytes received, the processing
-// time and the public list's latency while the transcode runs; PLAYBACK_VERBOSE=1 prints what each
-// tap waited on (requests and the main thread's long tasks); PLAYBACK_ONLY picks rows by name.
-// Targets (docs/decisions/076): phone ≤ 0.5 s after a look and ≤ 1.0 s at once, desktop ≤ 0.2 s
-// and ≤ 0.35 s, the work page ≤ 0.6 s on the phone, 0 stalls; processing ≤ 1.5 × duration, list
-// p99 ≤ 50 ms.
-// Usage: bun run build && bun run bench playback   (needs a quiet machine; ~20 minutes)
+// bench/playback: a 40 s 1080p master at 30 Mbps with music-like stereo audio is uploaded to the
+// real server and processed there; then Chromium plays it as a visitor would, on a phone line (375
+// px, 9 Mbps / 170 ms) and a desktop line (1280 px, 30 Mbps / 40 ms), the line applied from the
+// page's first request: a tile of the landing page tapped 1 s after it came into view and tapped at
+// once, the work's own page, a review link's page and the embed. Prints time from the click (and
+// from the press, ≈100 ms before it) to first frame (median of the runs), stalls and stalled time
+// over the play, what was fetched ahead, bytes received, the processing time and the public list's
+// latency while the transcode runs; PLAYBACK_VERBOSE=1 prints what each tap waited on (requests and
+// the main thread's long tasks); PLAYBACK_ONLY picks rows by name. Targets
+// (docs/decisions/076-a-streams-start-fetched-ahead-and-on-the-press.md): phone ≤ 0.5 s after a
+// look and ≤ 1.0 s at once, desktop ≤ 0.2 s and ≤ 0.35 s, the work page ≤ 0.6 s on the phone, 0
+// stalls; processing ≤ 1.5 × duration, list p99 ≤ 50 ms. Usage: bun run build && bun run bench
+// playback   (needs a quiet machine; ~20 minutes)
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -267,7 +267,8 @@ async function playOnce(browser: Browser, scenario: Scenario): Promise<Measure> 
   await page.addInitScript(installProbe)
   if (scenario.engine === 'master') {
     // Today's behaviour: the answer as it was before the pipeline, so the tile plays the master
-    // (since record 059 a processed master needs a signed link; its path is the same).
+    // (since docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md a processed
+    // master needs a signed link; its path is the same).
     const link = await fetch(`${server.url}/api/videos/${created._id}/master`, { headers: auth })
     const masterUrl = ((await link.json()) as { data: { url: string } }).data.url
     await page.route(/\/api\/public\/videos(\?|$)/, async (route) => {

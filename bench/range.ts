@@ -61,7 +61,8 @@ try {
       ).byteLength,
   )
   const http = await readAll(async (start, end) => {
-    // As an admin: this file fails processing, and a failed video's master is theirs (record 059).
+    // As an admin: this file fails processing, and a failed video's master is theirs
+    // (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md).
     const res = await fetch(`${server.url}${videoUrl}`, {
       headers: { Range: `bytes=${start}-${end}`, authorization: `Bearer ${token}` },
     })

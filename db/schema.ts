@@ -66,7 +66,8 @@ export const passwordResetTokens = pgTable(
 /**
  * The sign-in and reset limits' counters and locks (rate-limiter-flexible's Drizzle store), one
  * table for every server on this database: `points` counted in the window that ends at `expire`.
- * Expired rows are deleted by src/accounts/limit-store.ts (docs/decisions/062).
+ * Expired rows are deleted by src/accounts/limit-store.ts
+ * (docs/decisions/062-limits-in-the-database-health-and-metrics.md).
  */
 export const rateLimits = pgTable(
   'rate_limits',
@@ -127,11 +128,16 @@ export const videos = pgTable(
     /** Why processing failed, in words an admin can act on. */
     processingError: text('processing_error'),
     mediaRevision: bigint('media_revision', { mode: 'number' }).notNull().default(0),
-    // The curated portfolio (record 050): the public order, lowest first (a new video takes
-    // one below the lowest, so it leads), and whether visitors see the video at all.
+    // The curated portfolio (docs/decisions/050-curated-order-as-positions-handed-around.md): the
+    // public order, lowest first (a new video takes one below the lowest, so it leads), and whether
+    // visitors see the video at all.
     position: bigint('position', { mode: 'number' }).notNull().default(0),
     published: boolean('published').notNull().default(true),
-    /** The work's page is /work/<slug> (record 052): from the title, unique. */
+    /**
+     * The work's page is /work/<slug>
+     * (docs/decisions/052-work-pages-as-the-built-shell-with-their-own-head.md): from the title,
+     * unique.
+     */
     slug: text('slug').notNull(),
     /**
      * The version the work plays everywhere (`video_versions`): the master and media columns
@@ -248,14 +254,15 @@ export const videoVersions = pgTable(
 export type VideoVersionRow = typeof videoVersions.$inferSelect
 
 /**
- * Public copies in the bucket (docs/decisions/087): with MEDIA_PUBLIC_URL, a shown work's stream
- * folder, thumbnail and logo, and the site's images, are copied to `public/<copy_id>/<key>`, the
- * only prefix a bucket lets anyone read, and removed from there when the work is hidden. `name`
- * is the folder or stored name; a row is written before its first object is copied, so every
- * object under `public/` has a row while it may be needed. `state`: `copying` (a copier holds it
- * until `claimed_until`), `done` (every object there: /media redirects to it), `withdrawing`
- * (being removed; nothing redirects to it). At most one copy of a name is copying or done.
- * Transient: a backup leaves it out, and a restored site makes its copies again.
+ * Public copies in the bucket
+ * (docs/decisions/087-public-copies-under-public-for-shown-works-only.md): with MEDIA_PUBLIC_URL, a
+ * shown work's stream folder, thumbnail and logo, and the site's images, are copied to
+ * `public/<copy_id>/<key>`, the only prefix a bucket lets anyone read, and removed from there when
+ * the work is hidden. `name` is the folder or stored name; a row is written before its first object
+ * is copied, so every object under `public/` has a row while it may be needed. `state`: `copying`
+ * (a copier holds it until `claimed_until`), `done` (every object there: /media redirects to it),
+ * `withdrawing` (being removed; nothing redirects to it). At most one copy of a name is copying or
+ * done. Transient: a backup leaves it out, and a restored site makes its copies again.
  */
 export const publicCopies = pgTable(
   'public_copies',
@@ -287,7 +294,8 @@ export const serverKeys = pgTable('server_keys', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-// ---- Site content and activity log (docs/decisions/037, 042) -----------------------------------
+// ---- Site content and activity log (docs/decisions/037-site-content-as-versions.md,
+// docs/decisions/042-activity-log-one-middleware-one-table.md) -----------------------------------
 // Kept in one block, apart from the tables above; none of them references another table, so
 // deleting an admin or a video never rewrites history.
 
@@ -369,10 +377,10 @@ export type SiteVersionRow = typeof siteVersions.$inferSelect
 export type ActivityRow = typeof activityLog.$inferSelect
 
 /**
- * Private review links (docs/decisions/063): a secret address that shows one work. Only the
- * token's SHA-256 is kept; the token itself is an HMAC of `id` under a server key, so the
- * dashboard can show the address again. A link stays after it is revoked or expires (the
- * dashboard lists it), and goes with its work.
+ * Private review links (docs/decisions/063-review-links-hmac-tokens-hashed-path-scoped-cookie.md):
+ * a secret address that shows one work. Only the token's SHA-256 is kept; the token itself is an
+ * HMAC of `id` under a server key, so the dashboard can show the address again. A link stays after
+ * it is revoked or expires (the dashboard lists it), and goes with its work.
  */
 export const reviewLinks = pgTable(
   'review_links',

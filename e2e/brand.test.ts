@@ -1,8 +1,8 @@
-// One identity (record 017): the studio's name and mark on the public page, its mobile menu, the
-// sign-in, forgot and reset pages and the dashboard's sidebar (collapsed: the mark alone), in the
-// document titles and the favicon; the auth pages in the public page's faces and colours in both
-// themes, with the documented texts and no axe-core violations at 375 and 1280 px. Screenshots of
-// every screen go to e2e/screenshots/.
+// One identity (docs/decisions/017-one-brand-module.md): the studio's name and mark on the public
+// page, its mobile menu, the sign-in, forgot and reset pages and the dashboard's sidebar
+// (collapsed: the mark alone), in the document titles and the favicon; the auth pages in the public
+// page's faces and colours in both themes, with the documented texts and no axe-core violations at
+// 375 and 1280 px. Screenshots of every screen go to e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'

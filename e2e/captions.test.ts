@@ -1,11 +1,12 @@
-// Captions end to end in Chromium against the real built server and worker (record 075,
+// Captions end to end in Chromium against the real built server and worker
+// (docs/decisions/075-captions-in-players-from-the-stream-or-track-elements-never-both.md,
 // docs/dashboard.md, docs/public-site.md#captions): an admin adds an SRT file on the upload page,
 // the real worker processes the work, and every player offers it. With hls.js the track comes from
 // the stream's SUBTITLES group (one text track, no <track> of the player's own); with the stream
 // refused, the MP4 plays with the player's <track>; the embed and a review link carry it too. In
 // each, choosing the track fills `textTracks` with the file's cues. The edit dialog adds and
-// removes tracks, and a malformed file is refused with the line at fault, shown at its field.
-// The upload page and the edit dialog with their captions sections have no axe violations.
+// removes tracks, and a malformed file is refused with the line at fault, shown at its field. The
+// upload page and the edit dialog with their captions sections have no axe violations.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

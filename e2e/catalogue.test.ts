@@ -1,6 +1,7 @@
-// The landing page with a large catalogue (record 051): the grid loads a page of works at a time,
-// asks for the next as the visitor nears its end, and a 'Show more' button does the same from
-// the keyboard and where IntersectionObserver does not exist. Real server, real Chromium.
+// The landing page with a large catalogue (docs/decisions/051-keyset-pages-of-the-public-list.md):
+// the grid loads a page of works at a time, asks for the next as the visitor nears its end, and a
+// 'Show more' button does the same from the keyboard and where IntersectionObserver does not exist.
+// Real server, real Chromium.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'

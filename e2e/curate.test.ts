@@ -1,6 +1,7 @@
-// The curated portfolio on Manage Videos (record 050) in Chromium: rows put in the public
-// order by keyboard and by mouse (at 1280 px in the table, at 375 px in the cards), saved at once
-// and kept after a reload; the 'Published' switch takes a work off the public grid and back.
+// The curated portfolio on Manage Videos
+// (docs/decisions/050-curated-order-as-positions-handed-around.md) in Chromium: rows put in the
+// public order by keyboard and by mouse (at 1280 px in the table, at 375 px in the cards), saved at
+// once and kept after a reload; the 'Published' switch takes a work off the public grid and back.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../testkit/browser.ts'

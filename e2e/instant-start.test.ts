@@ -1,10 +1,12 @@
-// A stream starts within a round trip of the tap (docs/decisions/076), in Chromium against the real
-// server and its media worker: once the page is idle, the works on screen have their master, their
-// lowest rung's playlists and init segments in the browser (at most 50 KB ahead, none with
+// A stream starts within a round trip of the tap
+// (docs/decisions/076-a-streams-start-fetched-ahead-and-on-the-press.md), in Chromium against the
+// real server and its media worker: once the page is idle, the works on screen have their master,
+// their lowest rung's playlists and init segments in the browser (at most 50 KB ahead, none with
 // Save-Data); a press on a tile, its work page's button or a review page's fetches the first
 // segments before the click, and hls.js takes what was fetched without asking for it again; a
 // desktop tile pressed before React is live gets its stream from the first script's side
-// (docs/decisions/082). The desktop fullscreen and phone modal players behave as before.
+// (docs/decisions/082-a-tile-pressed-before-react-is-live-starts-its-stream.md). The desktop
+// fullscreen and phone modal players behave as before.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

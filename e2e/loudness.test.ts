@@ -1,7 +1,8 @@
-// Loudness at playback in Chromium (docs/decisions/071): two works mastered at −8 and −20 LUFS,
-// made by ffmpeg here and processed by the real worker, played from the work page, a landing
-// tile, the embed, a review link and the dashboard's player. The loud one plays turned down to
-// the site's reference, the quiet one as mixed; the Site page's reference changes that on the
+// Loudness at playback in Chromium
+// (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md): two works mastered at −8
+// and −20 LUFS, made by ffmpeg here and processed by the real worker, played from the work page, a
+// landing tile, the embed, a review link and the dashboard's player. The loud one plays turned down
+// to the site's reference, the quiet one as mixed; the Site page's reference changes that on the
 // next load, and turned off it is 0 everywhere.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'

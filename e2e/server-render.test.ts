@@ -1,6 +1,7 @@
-// The public pages paint before their JavaScript (record 053), in Chromium: the first HTML
-// already holds the hero line and every published title (seen with scripts off), React comes
-// only on the visitor's first intent and takes the page over without a mismatch or a shift, a
+// The public pages paint before their JavaScript
+// (docs/decisions/053-public-pages-rendered-on-the-server-live-on-intent.md), in Chromium: the
+// first HTML already holds the hero line and every published title (seen with scripts off), React
+// comes only on the visitor's first intent and takes the page over without a mismatch or a shift, a
 // tile clicked before then still plays, and an edit or an unpublish shows in the next HTML.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'

@@ -1,7 +1,9 @@
-// The Site and Activity pages in Chromium against the real built server (records 037 and
-// 5): edit the hero line and a contact and see them on the public page, reorder clients by mouse
-// and by keyboard, undo, add a client with an uploaded logo, read and filter the activity log;
-// axe on both pages, screenshots at 1280 and 375 px in light and dark.
+// The Site and Activity pages in Chromium against the real built server
+// (docs/decisions/037-site-content-as-versions.md,
+// docs/decisions/042-activity-log-one-middleware-one-table.md): edit the hero line and a contact
+// and see them on the public page, reorder clients by mouse and by keyboard, undo, add a client
+// with an uploaded logo, read and filter the activity log; axe on both pages, screenshots at 1280
+// and 375 px in light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

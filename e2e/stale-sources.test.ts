@@ -1,10 +1,11 @@
-// What a visitor's page does when the works it was loaded with change (docs/decisions/086), in
-// Chromium at 1280 and 375 px against the real server: a work still processing is not on the page
-// at all and the page names no master; a ready work whose streams a reprocess replaced before the
-// click plays its current streams; one hidden or deleted before the click says, visibly and to
-// screen readers, that it cannot play. The tile (fullscreen), the phone's modal, the work's own
-// page and the embed alike. Works are made ready by testkit/ready.ts (one real ffmpeg run, stored
-// per work by the pipeline's own write) and changed on the server's own database and storage.
+// What a visitor's page does when the works it was loaded with change
+// (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md), in Chromium at 1280 and 375
+// px against the real server: a work still processing is not on the page at all and the page names
+// no master; a ready work whose streams a reprocess replaced before the click plays its current
+// streams; one hidden or deleted before the click says, visibly and to screen readers, that it
+// cannot play. The tile (fullscreen), the phone's modal, the work's own page and the embed alike.
+// Works are made ready by testkit/ready.ts (one real ffmpeg run, stored per work by the pipeline's
+// own write) and changed on the server's own database and storage.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,9 +1,10 @@
-// The upload page explains itself (record 021), in Chromium against the real built server,
-// at 1280×800 and 375×667 in light and dark: every file field is a drop zone and a picker that
-// states its types and limit before a file is chosen, sizes read in B/KB/MB/GB, one sticky
-// progress area says how much went, how fast and how long is left, a cut connection reads as a
-// paused upload that then finishes byte for byte, and an unfinished upload is offered again
-// when the page is reopened and continues from where it stopped. Screenshots: upload-*.png.
+// The upload page explains itself (docs/decisions/021-the-upload-page-says-what-happens.md), in
+// Chromium against the real built server, at 1280×800 and 375×667 in light and dark: every file
+// field is a drop zone and a picker that states its types and limit before a file is chosen, sizes
+// read in B/KB/MB/GB, one sticky progress area says how much went, how fast and how long is left, a
+// cut connection reads as a paused upload that then finishes byte for byte, and an unfinished
+// upload is offered again when the page is reopened and continues from where it stopped.
+// Screenshots: upload-*.png.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'

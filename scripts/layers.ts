@@ -145,5 +145,10 @@ console.log(
 console.log(`README.md lines:                 ${readme}`)
 
 const broken =
-  pairs.length > 0 || roomKnots.length > 0 || fileCircles.length > 0 || loose.length > 6
+  pairs.length > 0 ||
+  roomKnots.length > 0 ||
+  fileCircles.length > 0 ||
+  loose.length > 6 ||
+  sideways.length > 0 ||
+  misnamed.length > 0
 process.exit(broken && !process.argv.includes('--figures') ? 1 : 0)

@@ -22,6 +22,7 @@ const skippedTests: string[] = []
  * never interleave their lines; the counts come from bun's own summary.
  */
 async function run(label: string, cmd: string[], env: Record<string, string | undefined> = {}) {
+  const started = performance.now()
   const proc = Bun.spawn(cmd, {
     cwd: root,
     env: { ...process.env, ...env },
@@ -33,7 +34,8 @@ async function run(label: string, cmd: string[], env: Record<string, string | un
     new Response(proc.stderr).text(),
     proc.exited,
   ])
-  console.log(`\n=== ${label} ===`)
+  // How long each run took, where CI's time goes.
+  console.log(`\n=== ${label} (${Math.round((performance.now() - started) / 1000)} s) ===`)
   process.stdout.write(out)
   process.stderr.write(err)
   const pass = Number(err.match(/^\s*(\d+) pass$/m)?.[1] ?? 0)
@@ -160,7 +162,8 @@ const databaseKindTests = [
   'tests/backup/backup.test.ts',
   'tests/backup/versions.test.ts',
   'tests/storage/s3-startup.test.ts',
-  // What the bucket's public address serves after a hide (record 087), on the bucket.
+  // What the bucket's public address serves after a hide
+  // (docs/decisions/087-public-copies-under-public-for-shown-works-only.md), on the bucket.
   'tests/storage/media-public-url.test.ts',
   'tests/storage/versions-public-copies.test.ts',
   'tests/db/embedded-private.test.ts',

@@ -45,7 +45,8 @@ export async function createApp(config: Config): Promise<App> {
   let keys: ServerKeys
   try {
     await runMigrations(database)
-    // Read once, here: signing then never waits on the database (docs/decisions/084).
+    // Read once, here: signing then never waits on the database
+    // (docs/decisions/084-a-transaction-never-waits-on-another-connection.md).
     keys = await loadServerKeys(database.db)
   } catch (e) {
     await database.close()

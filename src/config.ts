@@ -100,8 +100,9 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
-  // The bucket's public base (a CDN in front of it, or its own public URL): set, /media answers
-  // a shown work's public files with a redirect there instead of streaming them (record 073).
+  // The bucket's public base (a CDN in front of it, or its own public URL): set, /media answers a
+  // shown work's public files with a redirect there instead of streaming them
+  // (docs/decisions/073-public-media-stream-by-default-redirect-with-media-public-url.md).
   MEDIA_PUBLIC_URL: optionalUrl(['http://', 'https://']).refine(
     (v) => v === undefined || URL.canParse(v),
     'must be a URL such as https://cdn.example.com',

@@ -40,8 +40,9 @@ export function createServices(
   const masterLinks = createMasterLinks(keys['media-links'])
   const prefixes = createMediaPrefixes(keys['media-links'])
   const auth = createAuthService({ db: database.db, lucia, mailer, publicUrl: config.publicUrl })
-  // What visitors may fetch, copied where the bucket lets anyone read (docs/decisions/087); it
-  // asks the videos and the site, which tell it of their changes.
+  // What visitors may fetch, copied where the bucket lets anyone read
+  // (docs/decisions/087-public-copies-under-public-for-shown-works-only.md); it asks the videos and
+  // the site, which tell it of their changes.
   const publicCopies = createPublicCopies({
     db: database.db,
     storage: media.storage,
@@ -72,11 +73,20 @@ export function createServices(
     media,
     uploads,
     videos,
-    /** Signs and checks the short-lived links to a master (docs/decisions/059). */
+    /**
+     * Signs and checks the short-lived links to a master
+     * (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md).
+     */
     masterLinks,
-    /** Signs and checks the prefixes of hidden works' media for admins (docs/decisions/064). */
+    /**
+     * Signs and checks the prefixes of hidden works' media for admins
+     * (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md).
+     */
     prefixes,
-    /** Private review links of a work (docs/decisions/063). */
+    /**
+     * Private review links of a work
+     * (docs/decisions/063-review-links-hmac-tokens-hashed-path-scoped-cookie.md).
+     */
     reviewLinks: createReviewLinksService({
       db: database.db,
       videos,
@@ -84,11 +94,20 @@ export function createServices(
       publicUrl: config.publicUrl,
       key: keys['review-links'],
     }),
-    /** The public page's editable content and its images (docs/decisions/037). */
+    /**
+     * The public page's editable content and its images
+     * (docs/decisions/037-site-content-as-versions.md).
+     */
     site,
-    /** Copies of what visitors may fetch at the bucket's public address (docs/decisions/087). */
+    /**
+     * Copies of what visitors may fetch at the bucket's public address
+     * (docs/decisions/087-public-copies-under-public-for-shown-works-only.md).
+     */
     publicCopies,
-    /** The append-only record of what admins did (record 042). */
+    /**
+     * The append-only record of what admins did
+     * (docs/decisions/042-activity-log-one-middleware-one-table.md).
+     */
     activity,
   }
 }
@@ -97,8 +116,9 @@ export type Services = ReturnType<typeof createServices>
 
 // Housekeeping: what the database keeps bounded without anyone asking: site images uploaded but
 // never saved (after a day), the activity log's retention (a year, 100,000 entries), and the
-// bucket's public copies checked against the bucket itself (docs/decisions/087). Run before the
-// first request and then hourly, beside the uploads' own clean-up (src/uploads/expiry.ts).
+// bucket's public copies checked against the bucket itself
+// (docs/decisions/087-public-copies-under-public-for-shown-works-only.md). Run before the first
+// request and then hourly, beside the uploads' own clean-up (src/uploads/expiry.ts).
 const EVERY_MS = 60 * 60 * 1000
 
 /** One round; a failure of one task is logged and does not stop the other. */

@@ -97,10 +97,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /**
- * Another server's share of a test database on TEST_DATABASE_URL's server: the same
- * `databaseUrl`, a DATA_DIR of its own (one process per DATA_DIR, docs/decisions/004). Dropping
- * it removes only that folder; the database goes with the test database it shares. The embedded
- * database has no share: it belongs to the one process that opened it.
+ * Another server's share of a test database on TEST_DATABASE_URL's server: the same `databaseUrl`,
+ * a DATA_DIR of its own (one process per DATA_DIR,
+ * docs/decisions/004-one-process-owns-data-dir.md). Dropping it removes only that folder; the
+ * database goes with the test database it shares. The embedded database has no share: it belongs to
+ * the one process that opened it.
  */
 export function sharedTestDatabase(of: { databaseUrl: string | undefined }): TestDatabase {
   const { databaseUrl } = of

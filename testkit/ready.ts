@@ -1,8 +1,9 @@
 // Works made ready as the media worker makes them, without an ffmpeg run per work: a master's
-// outputs are made once per test process by the pipeline itself (src/processing/transcode.ts)
-// and every work with the same master bytes gets them, stored under a folder of its own by the
+// outputs are made once per test process by the pipeline itself (src/processing/transcode.ts) and
+// every work with the same master bytes gets them, stored under a folder of its own by the
 // pipeline's own write (markReady). Visitors see a work only once its streams exist
-// (docs/decisions/086): tests of the public page start from ready works this way.
+// (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md): tests of the public page
+// start from ready works this way.
 import { createHash } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -154,9 +154,10 @@ export const publicReadPolicy = (bucket: string) =>
   })
 
 /**
- * Applies the README's policy (`publicReadPolicy`), as a bucket behind a CDN or served by its own
- * public URL would have it: the public copies are anyone's to read, the originals, masters and
- * tus uploads stay private. Returns the bucket's public base URL (path-style).
+ * Applies the bucket policy of docs/storage.md#public-urls (`publicReadPolicy`), as a bucket
+ * behind a CDN or served by its own public URL would have it: the public copies are anyone's to
+ * read, the originals, masters and tus uploads stay private. Returns the bucket's public base
+ * URL (path-style).
  */
 export async function publishPublicPrefixes(config: S3Config): Promise<string> {
   const client = s3Client(config)

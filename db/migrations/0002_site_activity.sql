@@ -34,7 +34,7 @@ CREATE INDEX "activity_log_actor_idx" ON "activity_log" USING btree ("actor_id",
 CREATE INDEX "activity_log_kind_idx" ON "activity_log" USING btree ("kind","id" DESC NULLS LAST);--> statement-breakpoint
 -- Written by hand below this line (drizzle-kit does not model triggers; keep it when regenerating).
 -- The activity log is append-only: no statement may change or remove an entry, whatever the
--- application does (tests/activity.test.ts checks it).
+-- application does (tests/activity/log.test.ts checks it).
 CREATE FUNCTION "activity_log_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	RAISE EXCEPTION 'activity_log is append-only: % is not allowed', TG_OP;

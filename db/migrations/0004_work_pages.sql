@@ -5,7 +5,7 @@ CREATE TABLE "video_slugs" (
 );
 --> statement-breakpoint
 ALTER TABLE "videos" ADD COLUMN "slug" text;--> statement-breakpoint
--- Existing works get a slug from their title (src/schemas/slug.ts's rule, ASCII only here); a
+-- Existing works get a slug from their title (src/contract/slug.ts's rule, ASCII only here); a
 -- title whose slug another work already has gets the start of its id appended.
 UPDATE "videos" SET "slug" = "named"."slug"
 FROM (

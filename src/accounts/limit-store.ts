@@ -1,8 +1,8 @@
-// Where the sign-in and reset limits keep their counters and locks: rate-limiter-flexible's
-// Drizzle store on the project's own database (table `rate_limits`), so every server on that
-// database counts the same failures and honours the same locks (docs/decisions/062). Each call
-// is one statement and none holds a transaction: the embedded database serves one connection at
-// a time.
+// Where the sign-in and reset limits keep their counters and locks: rate-limiter-flexible's Drizzle
+// store on the project's own database (table `rate_limits`), so every server on that database
+// counts the same failures and honours the same locks
+// (docs/decisions/062-limits-in-the-database-health-and-metrics.md). Each call is one statement and
+// none holds a transaction: the embedded database serves one connection at a time.
 import { lt, or, sql } from 'drizzle-orm'
 import { RateLimiterDrizzle } from 'rate-limiter-flexible'
 import { rateLimits } from '../../db/schema.ts'

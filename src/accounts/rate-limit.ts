@@ -1,7 +1,8 @@
 // Limits on guessing, shared by every server on the database: counters and locks live in the
-// project's PostgreSQL (src/accounts/limit-store.ts, docs/decisions/062), each with its expiry, so
-// ten failures are ten whichever server saw them, and a spray of keys is gone once its window
-// has passed. What is counted:
+// project's PostgreSQL (src/accounts/limit-store.ts,
+// docs/decisions/062-limits-in-the-database-health-and-metrics.md), each with its expiry, so ten
+// failures are ten whichever server saw them, and a spray of keys is gone once its window has
+// passed. What is counted:
 // - per e-mail+address pair: failures, then a lock that doubles each time it is earned again;
 //   an attacker's failures never lock the owner out from the owner's own address;
 // - per address (an IPv4 address or an IPv6 /64): failures across all e-mails (spraying);

@@ -30,7 +30,9 @@ const LOCKS = {
   lockMemorySeconds: 24 * 60 * 60,
 }
 
-/** ASVS 6.3.1; docs/decisions/062 explains the numbers. */
+/**
+ * ASVS 6.3.1; docs/decisions/062-limits-in-the-database-health-and-metrics.md explains the numbers.
+ */
 export const SIGN_IN_LIMITS: LimitOptions = {
   perPair: 10,
   perAddress: 20,
@@ -55,7 +57,7 @@ const RESET_PAUSE_MS = { min: 20, max: 200 }
 
 /**
  * A refused attempt: `started` says this refusal began the lock (of an e-mail from an address, or
- * of the address), which the activity log records once per lock (src/api/activity-entries.ts).
+ * of the address), which the activity log records once per lock (the `failed` entry of auth.login in src/api/routers/auth.ts).
  */
 export class LockedOut extends AppError {
   constructor(
@@ -77,7 +79,8 @@ export function createAuthService(deps: {
   publicUrl: string
 }) {
   const { db, lucia, mailer } = deps
-  // Shared by every server on the database (docs/decisions/062): each guards a secret.
+  // Shared by every server on the database
+  // (docs/decisions/062-limits-in-the-database-health-and-metrics.md): each guards a secret.
   const limitStore = new LimitStore(db)
   const signIns = new AttemptLimits(limitStore, 'signin', SIGN_IN_LIMITS)
   const resetRequests = new AttemptLimits(limitStore, 'reset', RESET_LIMITS)

@@ -1,9 +1,10 @@
-// The activity log (docs/decisions/042): who did what, when and from where. Entries are appended by
-// the tRPC middleware (src/api/trpc.ts) after a mutation has changed something; nothing here changes
-// one, and the table's trigger refuses it anyway. Only the retention removes entries: older than
-// a year, or past the newest 100,000 (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md).
-// Events that come in numbers (a review link's opens) are one entry per key, written by the first,
-// with a count beside it that the list shows (docs/decisions/085).
+// The activity log (docs/decisions/042-activity-log-one-middleware-one-table.md): who did what,
+// when and from where. Entries are appended by the tRPC middleware (src/api/trpc.ts) after a
+// mutation has changed something; nothing here changes one, and the table's trigger refuses it
+// anyway. Only the retention removes entries: older than a year, or past the newest 100,000
+// (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md). Events that come in numbers (a
+// review link's opens) are one entry per key, written by the first, with a count beside it that the
+// list shows (docs/decisions/085-review-link-checks-wait-their-turn-opens-counted-per-day.md).
 import { and, count, desc, eq, isNull, max, type SQL, sql } from 'drizzle-orm'
 import { activityCounts, activityLog } from '../../db/schema.ts'
 import type { ActivityKind, ListActivityQuery } from '../contract/activity.ts'

@@ -8,10 +8,11 @@ import type postgres from 'postgres'
 import * as schema from '../../db/schema.ts'
 
 /**
- * Left out: sign-in rate limits are counters that expire within the hour, sessions and reset
- * links are live credentials a restored site should not honour (everyone signs in again).
- * Public copies describe objects an archive does not hold (record 087): a restored site makes its own.
- * pg-boss's schema is not `public`: its jobs are rebuilt from the videos at start-up.
+ * Left out: sign-in rate limits are counters that expire within the hour, sessions and reset links
+ * are live credentials a restored site should not honour (everyone signs in again). Public copies
+ * describe objects an archive does not hold
+ * (docs/decisions/087-public-copies-under-public-for-shown-works-only.md): a restored site makes
+ * its own. pg-boss's schema is not `public`: its jobs are rebuilt from the videos at start-up.
  */
 export const TRANSIENT_TABLES = [
   'rate_limits',

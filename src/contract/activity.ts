@@ -1,4 +1,5 @@
-// The activity log's kinds and the list query (record 042). Shared with web/.
+// The activity log's kinds and the list query
+// (docs/decisions/042-activity-log-one-middleware-one-table.md). Shared with web/.
 import { z } from 'zod'
 import { uuidSchema } from './id.ts'
 

@@ -1,6 +1,7 @@
-// Loudness at playback (docs/decisions/071): a work louder than the site's reference plays
-// turned down to it, a quieter one as it is. Shared with web/ and kept free of zod, so the
-// players' chunk carries only these few lines; the Site page's rule is in site.ts.
+// Loudness at playback (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md): a
+// work louder than the site's reference plays turned down to it, a quieter one as it is. Shared
+// with web/ and kept free of zod, so the players' chunk carries only these few lines; the Site
+// page's rule is in site.ts.
 
 /** A work's loudness by EBU R128, as the admins' answers carry it. */
 export type LoudnessFigures = {

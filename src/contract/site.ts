@@ -1,5 +1,6 @@
-// The public page's editable content (record 037): what the dashboard's Site page edits, what
-// `site.save` takes and what `GET /api/public/site` gives. Shared with web/: no server imports.
+// The public page's editable content (docs/decisions/037-site-content-as-versions.md): what the
+// dashboard's Site page edits, what `site.save` takes and what `GET /api/public/site` gives. Shared
+// with web/: no server imports.
 import { z } from 'zod'
 import { emailSchema } from './auth.ts'
 import { MiB } from './limits.ts'
@@ -58,10 +59,10 @@ export const siteImageLimits = {
 
 /**
  * What an SVG logo may hold, counted over its bytes before any parser reads it, and how long the
- * sanitiser may take (docs/decisions/056). A real logo has at most a few thousand elements, a few
- * dozen attributes on one and a few dozen levels of groups. A file at these limits takes about a
- * second to sanitise on an idle core and under five with six busy processes on each, inside
- * `seconds`.
+ * sanitiser may take (docs/decisions/056-svg-logos-within-a-budget-sanitised-on-a-worker.md). A
+ * real logo has at most a few thousand elements, a few dozen attributes on one and a few dozen
+ * levels of groups. A file at these limits takes about a second to sanitise on an idle core and
+ * under five with six busy processes on each, inside `seconds`.
  */
 export const svgLimits = {
   bytes: 5 * MiB,
@@ -227,8 +228,10 @@ export const clientSchema = z.object({
 })
 
 /**
- * How the players level works (docs/decisions/071): the reference in LUFS a louder work is
- * turned down to, or null for off. Versions saved before it existed read as the default.
+ * How the players level works
+ * (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md): the reference in LUFS a
+ * louder work is turned down to, or null for off. Versions saved before it existed read as the
+ * default.
  */
 export const loudnessReferenceSchema = z
   .number({ error: siteMsg.loudnessReference })

@@ -4,10 +4,11 @@
 // socket (one PGlite session for everyone). Instead one small query a second over a fingerprint
 // that every committed write moves: the row count (deletes), and the sum over the rows of `xmin`,
 // the transaction that wrote each row's current version, so an insert or an update of any column
-// (an edit's title, the curated order, `published`) moves it; an uncommitted write is not seen.
-// The pipeline's writes also move `media_revision` (src/videos/rows.ts), and the bucket's public
-// copies (record 087) move it too: a copy done or withdrawn elsewhere changes redirects. The site
-// content's versions are watched the same way, for servers sharing one database.
+// (an edit's title, the curated order, `published`) moves it; an uncommitted write is not seen. The
+// pipeline's writes also move `media_revision` (src/videos/rows.ts), and the bucket's public copies
+// (docs/decisions/087-public-copies-under-public-for-shown-works-only.md) move it too: a copy done
+// or withdrawn elsewhere changes redirects. The site content's versions are watched the same way,
+// for servers sharing one database.
 import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
 

@@ -91,21 +91,22 @@ async function startEmbedded(dataDir: string): Promise<Endpoint> {
 }
 
 /**
- * A transaction never waits on another connection (docs/decisions/084). PGlite has one backend:
+ * A transaction never waits on another connection
+ * (docs/decisions/084-a-transaction-never-waits-on-another-connection.md). PGlite has one backend:
  * while one connection's transaction is open, every other connection's statements wait for it to
- * end, so a transaction that awaits a query on a second connection (a lazy key load, a cache
- * fill, the job queue's own pool, lucia's client) never ends and the whole site stops. On
- * PostgreSQL the same code holds two connections, and enough such requests at once empty the
- * pool. So from inside a transaction's callback, anything that would reach the database another
- * way throws at once, in every process and on both kinds of database: the suite proves the rule
- * wherever it runs a transaction.
+ * end, so a transaction that awaits a query on a second connection (a lazy key load, a cache fill,
+ * the job queue's own pool, lucia's client) never ends and the whole site stops. On PostgreSQL the
+ * same code holds two connections, and enough such requests at once empty the pool. So from inside
+ * a transaction's callback, anything that would reach the database another way throws at once, in
+ * every process and on both kinds of database: the suite proves the rule wherever it runs a
+ * transaction.
  */
 const inTransaction = new AsyncLocalStorage<{ open: boolean }>()
 
 export class TransactionWaitError extends Error {
   constructor(through: string) {
     super(
-      `A query through ${through} from inside an open transaction: it would wait on a second connection (docs/decisions/084). Use the transaction's own client, or run it after the commit.`,
+      `A query through ${through} from inside an open transaction: it would wait on a second connection (docs/decisions/084-a-transaction-never-waits-on-another-connection.md). Use the transaction's own client, or run it after the commit.`,
     )
   }
 }

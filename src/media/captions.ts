@@ -1,9 +1,10 @@
-// What /media answers under a stream folder that depends on the work's caption tracks, which
-// change after processing wrote the folder (docs/decisions/074): the master playlist with a
-// SUBTITLES group when the work has tracks, and per track a subtitle media playlist and its one
-// WebVTT segment, `<folder>/subs/<name>.m3u8` and `<folder>/subs/<name>.vtt`. Both are named by
-// the track's stored file, a new name per upload, so they are cached like segments; the master
-// keeps the playlists' short cache. A folder without tracks is served as before, untouched.
+// What /media answers under a stream folder that depends on the work's caption tracks, which change
+// after processing wrote the folder
+// (docs/decisions/074-captions-in-a-master-rendered-per-request-from-the-stored-one.md): the master
+// playlist with a SUBTITLES group when the work has tracks, and per track a subtitle media playlist
+// and its one WebVTT segment, `<folder>/subs/<name>.m3u8` and `<folder>/subs/<name>.vtt`. Both are
+// named by the track's stored file, a new name per upload, so they are cached like segments; the
+// master keeps the playlists' short cache. A folder without tracks is served as before, untouched.
 import { keyOfName, OUTPUT_FILES } from '../storage/layout.ts'
 import type { MediaStore } from '../storage/store.ts'
 import type { FolderCaptions } from '../videos/captions.ts'

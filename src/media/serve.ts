@@ -1,13 +1,18 @@
 // /media/*: stored files and derived outputs from the store, with Range support. Streams,
-// thumbnails and logos of a shown work are for everyone; a master, in every state of its work,
-// only to an admin session or through a signed link (docs/decisions/059, 086). A
-// hidden work's files answer only to an admin session, under a signed prefix (/media/s/…), or
-// through a review link (/r/<token>/media/…, src/pages/review.ts): docs/decisions/064.
-// With a public base URL for the bucket, a shown work's public files answer with a redirect to
-// their public copy there instead (records 073, 087), once the copy is complete; everything
-// checked per request keeps streaming through here.
-// A work's caption tracks are files of their own (/media/<name>.vtt, for a <track>) and, once
-// streams exist, a SUBTITLES group of its master (captions-http.ts); both follow the work's access.
+// thumbnails and logos of a shown work are for everyone; a master, in every state of its work, only
+// to an admin session or through a signed link
+// (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md,
+// docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md). A hidden work's files answer
+// only to an admin session, under a signed prefix (/media/s/…), or through a review link
+// (/r/<token>/media/…, src/pages/review.ts):
+// docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md. With a
+// public base URL for the bucket, a shown work's public files answer with a redirect to their
+// public copy there instead
+// (docs/decisions/073-public-media-stream-by-default-redirect-with-media-public-url.md,
+// docs/decisions/087-public-copies-under-public-for-shown-works-only.md), once the copy is
+// complete; everything checked per request keeps streaming through here. A work's caption tracks
+// are files of their own (/media/<name>.vtt, for a <track>) and, once streams exist, a SUBTITLES
+// group of its master (captions.ts); both follow the work's access.
 import { derivedFile, publicKey, storedFile } from '../storage/layout.ts'
 import type { MediaStore } from '../storage/store.ts'
 import type { CaptionsLookup } from '../videos/captions.ts'
@@ -44,7 +49,10 @@ export type MediaAccess = {
   captions: CaptionsLookup
   /** Set: the public base URL of the bucket's keys (no trailing slash), for public files. */
   publicUrl?: string | undefined
-  /** The id of a shown work's folder's or image's complete public copy, if any (record 087). */
+  /**
+   * The id of a shown work's folder's or image's complete public copy, if any
+   * (docs/decisions/087-public-copies-under-public-for-shown-works-only.md).
+   */
   publicCopy?: ((name: string) => Promise<string | undefined>) | undefined
 }
 

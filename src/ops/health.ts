@@ -2,7 +2,7 @@
 // storage, the job queue; an object store would be one more), each bounded by a short timeout so
 // the answer never hangs. 200 when all are ok, 503 naming the failing ones. An answer carries no
 // error text from the system: only the check's name, a fixed reason and, for a file or network
-// error, its code (docs/decisions/062).
+// error, its code (docs/decisions/062-limits-in-the-database-health-and-metrics.md).
 import { constants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import type { Database } from '../db/database.ts'

@@ -1,10 +1,10 @@
-// /metrics: Prometheus text (prom-client), behind METRICS_TOKEN (docs/decisions/062).
-// Two registries: what modules deep in the process count without knowing the app (bytes
-// uploaded, media job durations: ./process-metrics.ts) is process-wide; what the app serves
-// (request latency) and what is read from the shared queue at scrape time (jobs by state, queue
-// lag) belongs to one app.
-// Every label takes its value from a small fixed set, so the series stay few: a request's route
-// is a pattern or a path family, never its raw path.
+// /metrics: Prometheus text (prom-client), behind METRICS_TOKEN
+// (docs/decisions/062-limits-in-the-database-health-and-metrics.md). Two registries: what modules
+// deep in the process count without knowing the app (bytes uploaded, media job durations:
+// ./process-metrics.ts) is process-wide; what the app serves (request latency) and what is read
+// from the shared queue at scrape time (jobs by state, queue lag) belongs to one app. Every label
+// takes its value from a small fixed set, so the series stay few: a request's route is a pattern or
+// a path family, never its raw path.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Gauge, Histogram, Registry } from 'prom-client'
 import { logUnexpected } from '../db/errors.ts'

@@ -1,13 +1,15 @@
-// /r/<token>: a private review link's page (docs/public-site.md, docs/decisions/063). The work's
-// title, description and player with the studio's name and mark, nothing else of the site; never
-// indexed, never cached by anyone but the one browser. A password comes first when the link has
-// one: a right one sets a cookie for this link's path only. The page's media is under the link's
-// path too (/r/<token>/media/…), so every playlist and segment asks the link again: a revoked or
-// expired link stops the next segment of a player already playing (docs/decisions/064). An
-// expired or revoked link answers 410 with a plain page; an unknown token 404, padded so both
-// take as long as a known one. The master is never named or served here: until the work's
-// streams exist the page says it is being prepared (and reloads itself), and a failed work's
-// page says it cannot be played.
+// /r/<token>: a private review link's page (docs/public-site.md,
+// docs/decisions/063-review-links-hmac-tokens-hashed-path-scoped-cookie.md). The work's title,
+// description and player with the studio's name and mark, nothing else of the site; never indexed,
+// never cached by anyone but the one browser. A password comes first when the link has one: a right
+// one sets a cookie for this link's path only. The page's media is under the link's path too
+// (/r/<token>/media/…), so every playlist and segment asks the link again: a revoked or expired
+// link stops the next segment of a player already playing
+// (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md). An
+// expired or revoked link answers 410 with a plain page; an unknown token 404, padded so both take
+// as long as a known one. The master is never named or served here: until the work's streams exist
+// the page says it is being prepared (and reloads itself), and a failed work's page says it cannot
+// be played.
 import type { ReviewLinkRow } from '../../db/schema.ts'
 import { BRAND } from '../contract/brand.ts'
 import { escapeHtml } from '../contract/html.ts'

@@ -26,7 +26,7 @@ const ASSET_FOLDER = /^\/(assets|fonts|hero|clients)\//
 type Page = (req: Request) => Promise<Response | null>
 
 /**
- * `pages`: the landing page as the server renders it (public-pages.ts), as itself for `/` and as
+ * `pages`: the landing page as the server renders it (public.ts), as itself for `/` and as
  * a 404 for every other path that is not a file, an asset folder or one of the app's; where one
  * answers null, the plain index.html stands in (with the same status).
  */

@@ -1,5 +1,5 @@
 // What search engines and link previews read: /work/<slug> as the server-rendered page
-// (public-pages.ts) with the work's own head (title, description, canonical URL, Open Graph, a
+// (public.ts) with the work's own head (title, description, canonical URL, Open Graph, a
 // Twitter player card and one JSON-LD VideoObject), /work/<slug>/embed (the player that card
 // frames), /sitemap.xml with video entries, and /robots.txt. An old slug redirects for good; an
 // address that shows no work (unknown, deleted, hidden, failed, without streams yet, malformed) is
@@ -31,9 +31,10 @@ type Deps = {
 const WORK_PATH = /^\/work\/([^/]+)(\/embed)?\/?$/
 
 /**
- * The embed's only script, sent only with a work to turn down (docs/decisions/071): the planned
- * gain as the element's volume, and the gain applied (0 where the volume cannot be set, as on
- * iOS) where the site's other players say it. Allowed by its hash alone.
+ * The embed's only script, sent only with a work to turn down
+ * (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md): the planned gain as the
+ * element's volume, and the gain applied (0 where the volume cannot be set, as on iOS) where the
+ * site's other players say it. Allowed by its hash alone.
  */
 const LEVEL_SCRIPT =
   "for(const v of document.querySelectorAll('video[data-loudness-level-db]')){const w=Math.min(1,10**(Number(v.dataset.loudnessLevelDb)/20));try{v.volume=w}catch{}v.setAttribute('data-loudness-gain-db',Math.abs(v.volume-w)<0.001?v.dataset.loudnessLevelDb:'0')}"
@@ -41,10 +42,10 @@ const LEVEL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(LEVEL_SCRIPT).d
 
 /**
  * The embed's other script, in every embed: a framing page may outlive the work's files (a
- * reprocess replaced them, the work was hidden or deleted). On the player's first error it asks
- * for this embed again and takes its video if it names another file; otherwise, or when that
- * fails too, it says the video cannot play instead of leaving a player that silently does
- * nothing (docs/decisions/086). Allowed by its hash alone.
+ * reprocess replaced them, the work was hidden or deleted). On the player's first error it asks for
+ * this embed again and takes its video if it names another file; otherwise, or when that fails too,
+ * it says the video cannot play instead of leaving a player that silently does nothing
+ * (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md). Allowed by its hash alone.
  */
 const RECOVER_SCRIPT =
   "const v=document.querySelector('video'),m=document.getElementById('cannot-play');let tried=false,wanted=false;v.addEventListener('play',()=>{wanted=true});v.addEventListener('error',async()=>{if(!tried){tried=true;try{const r=await fetch(location.href,{cache:'no-cache'});if(r.ok){const n=new DOMParser().parseFromString(await r.text(),'text/html').querySelector('video');const s=n&&n.getAttribute('src');if(s&&new URL(s,location.href).href!==v.src){v.innerHTML=n.innerHTML;v.poster=n.getAttribute('poster')||'';v.src=s;if(wanted)v.play().catch(()=>{});return}}}catch{}}v.removeAttribute('controls');m.hidden=false})"

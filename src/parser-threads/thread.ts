@@ -1,8 +1,9 @@
-// Work on untrusted input that could hold the server's main thread (a parser over a crafted
-// file) runs on a worker thread with a time limit: every other request goes on meanwhile. One
-// worker per kind is kept while work comes (loading a parser can take seconds) and ended after a
-// minute without any; work over its time limit ends it, and the next piece starts a new one, so
-// nothing of a runaway parse goes on (docs/decisions/056). The worker's side is answer.ts.
+// Work on untrusted input that could hold the server's main thread (a parser over a crafted file)
+// runs on a worker thread with a time limit: every other request goes on meanwhile. One worker per
+// kind is kept while work comes (loading a parser can take seconds) and ended after a minute
+// without any; work over its time limit ends it, and the next piece starts a new one, so nothing of
+// a runaway parse goes on (docs/decisions/056-svg-logos-within-a-budget-sanitised-on-a-worker.md).
+// The worker's side is answer.ts.
 
 /** What a worker sends back for one piece of work; `error` goes to the server's log only. */
 export type Reply<Out> = { id: number; result: Out; error?: string }

@@ -1,7 +1,8 @@
-// What a file claims against what it holds. A container's duration is only a number in its
-// header: a few KB can claim ten hours, and the ladder would then encode ten hours of repeated
-// frames while real uploads wait. These checks run after the probe, before any long work, and
-// refuse such a file at once (another attempt would say the same). docs/decisions/058.
+// What a file claims against what it holds. A container's duration is only a number in its header:
+// a few KB can claim ten hours, and the ladder would then encode ten hours of repeated frames while
+// real uploads wait. These checks run after the probe, before any long work, and refuse such a file
+// at once (another attempt would say the same).
+// docs/decisions/058-a-file-is-held-to-what-it-claims.md.
 import { ProcessingError } from './processing-error.ts'
 
 /** Longer than any reel a studio shows; a 3-hour master at ~1× real time is the longest job. */

@@ -1,8 +1,9 @@
 // The encoding profiles, in one place: how each rendition is encoded and cut into segments, the
 // shared audio rendition, the MP4 and the preview loop. Which renditions a source gets, and their
-// names, are the media layout's (src/storage/layout.ts). Change a number here and
-// `media:reprocess` re-runs every video with it. Measurements behind the choices:
-// docs/decisions/036 and bench/README.md (processing).
+// names, are the media layout's (src/storage/layout.ts). Change a number here and `media:reprocess`
+// re-runs every video with it. Measurements behind the choices:
+// docs/decisions/036-adaptive-streams-one-ffmpeg-run-at-superfast.md and bench/README.md
+// (processing).
 import {
   AUDIO_DIR,
   RENDITION_FILES,

@@ -2,7 +2,7 @@
 // own pg pool (the embedded database's private socket, or DATABASE_URL). One queue `media`
 // (one job per video file to process) and its dead-letter queue `media-failed`, whose worker
 // marks the video failed when every attempt died without an answer (a killed process, a hang).
-// Settings and their measurements: docs/decisions/023.
+// Settings and their measurements: docs/decisions/023-pg-boss-for-media-jobs.md.
 import { sql } from 'drizzle-orm'
 import type { JobWithMetadata, PgBoss } from 'pg-boss'
 import type { MediaConfig } from '../config.ts'
@@ -244,9 +244,9 @@ async function originalOf(
 
 /**
  * pg-boss's pool is a connection of its own: a transaction must not wait on it (src/db/database.ts,
- * docs/decisions/084). Every statement pg-boss sends through it goes through this one object,
- * shared by all its parts; a job written in a transaction goes through that transaction instead
- * (`viaTx`), which stays allowed.
+ * docs/decisions/084-a-transaction-never-waits-on-another-connection.md). Every statement pg-boss
+ * sends through it goes through this one object, shared by all its parts; a job written in a
+ * transaction goes through that transaction instead (`viaTx`), which stays allowed.
  */
 function guardPool(boss: PgBoss): void {
   const pool = boss.getDb() as unknown as Record<string, unknown>

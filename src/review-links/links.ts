@@ -1,9 +1,11 @@
-// Private review links (docs/decisions/063): a secret address (/r/<token>) that shows one work,
-// shown or hidden, to whoever holds it, until it expires or is revoked, optionally behind a
-// password. The token is an HMAC of the link's random id under a server key: the database keeps
-// only its SHA-256 (a copy of the database opens nothing), and the dashboard can show the
-// address again. A password is hashed and rate-limited as a sign-in is (docs/decisions/008, 062);
-// a right one earns a cookie for that link's path only, signed with the link's id.
+// Private review links (docs/decisions/063-review-links-hmac-tokens-hashed-path-scoped-cookie.md):
+// a secret address (/r/<token>) that shows one work, shown or hidden, to whoever holds it, until it
+// expires or is revoked, optionally behind a password. The token is an HMAC of the link's random id
+// under a server key: the database keeps only its SHA-256 (a copy of the database opens nothing),
+// and the dashboard can show the address again. A password is hashed and rate-limited as a sign-in
+// is (docs/decisions/008-argon2id-via-bun-password.md,
+// docs/decisions/062-limits-in-the-database-health-and-metrics.md); a right one earns a cookie for
+// that link's path only, signed with the link's id.
 import { availableParallelism } from 'node:os'
 import { and, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import { type ReviewLinkRow, reviewLinkOpens, reviewLinks } from '../../db/schema.ts'

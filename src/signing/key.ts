@@ -1,8 +1,9 @@
-// The HMAC key every server shares (kept in the database, server_keys) and the few operations
-// built on it: master download links, signed media prefixes and review-link tokens all sign with
-// it, so any server can check what another signed, with no state per link. The key is read from
-// the database once, before the first request is served (src/app.ts): signing never waits on a
-// query, so it is safe anywhere, inside a transaction too (docs/decisions/084).
+// The HMAC key every server shares (kept in the database, server_keys) and the few operations built
+// on it: master download links, signed media prefixes and review-link tokens all sign with it, so
+// any server can check what another signed, with no state per link. The key is read from the
+// database once, before the first request is served (src/app.ts): signing never waits on a query,
+// so it is safe anywhere, inside a transaction too
+// (docs/decisions/084-a-transaction-never-waits-on-another-connection.md).
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 export type SigningKey = {

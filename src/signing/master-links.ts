@@ -1,8 +1,10 @@
-// Short-lived links to a master (docs/decisions/059): once a video's streams exist its master is
-// for admins only, and a browser cannot send a bearer token with a <video> or a download. An
-// admin asks for a link (`videos.masterLink`, GET /api/videos/:id/master); /media checks its
-// HMAC-SHA256 over the path and the expiry with a key every server shares (the database keeps
-// it), so no server-side state is needed and any server can check any link.
+// Short-lived links to a master
+// (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md): once a video's
+// streams exist its master is for admins only, and a browser cannot send a bearer token with a
+// <video> or a download. An admin asks for a link (`videos.masterLink`, GET
+// /api/videos/:id/master); /media checks its HMAC-SHA256 over the path and the expiry with a key
+// every server shares (the database keeps it), so no server-side state is needed and any server can
+// check any link.
 
 import { mediaUrl } from '../storage/layout.ts'
 import { signingKey } from './key.ts'

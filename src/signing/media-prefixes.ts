@@ -1,8 +1,10 @@
-// Signed path prefixes for the files of a hidden work (docs/decisions/064): `/media/s/<expires>/
-// <signature>/<folder or name>/…`. The signature covers the first segment after it (a stream
-// folder, or a stored file's name) and the expiry, so a master playlist's relative URIs resolve
-// under the same prefix and every playlist and segment of that folder is signed by one prefix.
-// Admins get these in their answers (the dashboard plays a hidden work); visitors never do.
+// Signed path prefixes for the files of a hidden work
+// (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md):
+// `/media/s/<expires>/ <signature>/<folder or name>/…`. The signature covers the first segment
+// after it (a stream folder, or a stored file's name) and the expiry, so a master playlist's
+// relative URIs resolve under the same prefix and every playlist and segment of that folder is
+// signed by one prefix. Admins get these in their answers (the dashboard plays a hidden work);
+// visitors never do.
 import { signingKey } from './key.ts'
 
 /** A prefix lives for at least this long, at most twice it: long enough for a working session. */

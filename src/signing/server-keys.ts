@@ -1,8 +1,9 @@
 // Keys every server of a site shares (the `server_keys` table): made by the first process that
-// asks, then read by all. Two first asks at once make one key: the insert that loses is ignored.
-// A server reads them all at start-up, before its first request (src/app.ts), so nothing signs
-// with a key still to be loaded: a lazy load inside a transaction waited on a second connection,
-// which the embedded database cannot serve until the transaction ends (docs/decisions/084).
+// asks, then read by all. Two first asks at once make one key: the insert that loses is ignored. A
+// server reads them all at start-up, before its first request (src/app.ts), so nothing signs with a
+// key still to be loaded: a lazy load inside a transaction waited on a second connection, which the
+// embedded database cannot serve until the transaction ends
+// (docs/decisions/084-a-transaction-never-waits-on-another-connection.md).
 import { eq } from 'drizzle-orm'
 import { serverKeys } from '../../db/schema.ts'
 import type { Db } from '../db/database.ts'

@@ -1,6 +1,6 @@
-// The public page's editable content (docs/decisions/037): versions, undo and the site's images.
-// Every save is a new row of site_versions and the newest is current. Undo walks back through the
-// saves, one a click, each restore a new row on the record
+// The public page's editable content (docs/decisions/037-site-content-as-versions.md): versions,
+// undo and the site's images. Every save is a new row of site_versions and the newest is current.
+// Undo walks back through the saves, one a click, each restore a new row on the record
 // (docs/decisions/060-undo-walks-back-and-the-log-is-bounded.md). Reads are cached until the next
 // change (one process owns the writes), and `version()` lets the REST adapter keep the public
 // answer as bytes with an ETag.
@@ -120,7 +120,10 @@ const versionColumns = {
 export function createSiteService(deps: {
   db: Db
   store: MediaStore
-  /** Told when images are added or removed (the bucket's public copies follow, record 087). */
+  /**
+   * Told when images are added or removed (the bucket's public copies follow,
+   * docs/decisions/087-public-copies-under-public-for-shown-works-only.md).
+   */
   imagesChanged?: () => void
 }) {
   const { db, store } = deps

@@ -1,7 +1,8 @@
 // Cheap looks at an uploaded SVG's bytes, made on the server's main thread before any parser sees
 // the file: whether it is an SVG at all, and whether it is within the budget of `svgLimits`. Both
 // are single forward passes (no regular expression that can backtrack, no DOM), so a hostile file
-// costs milliseconds here; what passes goes to the sanitiser on its worker (docs/decisions/056).
+// costs milliseconds here; what passes goes to the sanitiser on its worker
+// (docs/decisions/056-svg-logos-within-a-budget-sanitised-on-a-worker.md).
 import { MiB } from '../contract/limits.ts'
 import { svgLimits } from '../contract/site.ts'
 

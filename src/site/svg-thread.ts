@@ -1,7 +1,8 @@
-// Runs the SVG sanitiser (svg.ts) on a worker thread with a time limit (src/parser-threads/thread.ts),
-// so no file can hold the server's main thread: jsdom and DOMPurify take whole seconds on a file
-// of tens of thousands of nodes (docs/decisions/056). Callers send one file at a time (the image
-// queue in images.ts).
+// Runs the SVG sanitiser (svg.ts) on a worker thread with a time limit
+// (src/parser-threads/thread.ts), so no file can hold the server's main thread: jsdom and DOMPurify
+// take whole seconds on a file of tens of thousands of nodes
+// (docs/decisions/056-svg-logos-within-a-budget-sanitised-on-a-worker.md). Callers send one file at
+// a time (the image queue in images.ts).
 import { svgLimits } from '../contract/site.ts'
 import { offThread } from '../parser-threads/thread.ts'
 import type { SvgResult } from './svg.ts'

@@ -1,7 +1,8 @@
 // SVG client logos: sanitised with DOMPurify on a jsdom window, and refused outright when they
 // carry anything active. An SVG opened at its own URL is a document of this origin, and a logo is
 // also shown where this site's CSP does not reach (mail, a CDN), so no script, event handler,
-// external reference or foreignObject may ever be stored (docs/decisions/039). What is stored is
+// external reference or foreignObject may ever be stored
+// (docs/decisions/039-svg-logos-dompurify-on-jsdom-refused-when-active.md). What is stored is
 // DOMPurify's output, serialised as XML, after every reference in it was checked. This runs on a
 // worker with a time limit (svg-thread.ts), after the byte scan of svg-scan.ts.
 import type { DOMPurify as Purifier } from 'dompurify'

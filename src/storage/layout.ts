@@ -7,8 +7,9 @@
 //
 // Keys: `masters/<name>` for videos, `images/<name>` for thumbnails, logos and site images,
 // `captions/<name>` for caption tracks (WebVTT), `streams/<folder>/…` for a processing run's
-// outputs. A public copy of a stream folder or an image (docs/decisions/087) is
-// `public/<copy id>/<that key>`: the only keys a bucket may let anyone read.
+// outputs. A public copy of a stream folder or an image
+// (docs/decisions/087-public-copies-under-public-for-shown-works-only.md) is `public/<copy
+// id>/<that key>`: the only keys a bucket may let anyone read.
 import type { MediaType } from '../contract/file-rules.ts'
 import type { StreamStart } from '../contract/stream-start.ts'
 import { StorageError } from '../errors.ts'

@@ -1,11 +1,12 @@
-// Public copies in the bucket (docs/decisions/087). With MEDIA_PUBLIC_URL, what visitors may
-// fetch (a shown work's stream folder, thumbnail and logo; the site's images) is copied inside the
-// bucket to `public/<copy id>/<key>`, and only `public/*` is readable at the bucket's public
-// address; the originals (`streams/`, `images/`, `masters/`, `captions/`) stay private and are
-// what the app itself reads. Hiding a work removes its copies before the hide answers; showing it
-// makes new ones (a new copy id) in the background, and /media redirects only to a copy that is
-// complete. The rows of `public_copies` say which copies exist and in which state, so a crash at
-// any step is finished by the next sync or reconcile.
+// Public copies in the bucket
+// (docs/decisions/087-public-copies-under-public-for-shown-works-only.md). With MEDIA_PUBLIC_URL,
+// what visitors may fetch (a shown work's stream folder, thumbnail and logo; the site's images) is
+// copied inside the bucket to `public/<copy id>/<key>`, and only `public/*` is readable at the
+// bucket's public address; the originals (`streams/`, `images/`, `masters/`, `captions/`) stay
+// private and are what the app itself reads. Hiding a work removes its copies before the hide
+// answers; showing it makes new ones (a new copy id) in the background, and /media redirects only
+// to a copy that is complete. The rows of `public_copies` say which copies exist and in which
+// state, so a crash at any step is finished by the next sync or reconcile.
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import { publicCopies } from '../../db/schema.ts'
 import type { Db } from '../db/database.ts'

@@ -158,10 +158,12 @@ export class BoundedHttpHandler extends FetchHttpHandler {
 }
 
 /**
- * The client settings for a configured bucket. Checksums only where a request requires one:
- * the SDK's default (aws-chunked bodies with a CRC trailer) is refused with 411 by several
+ * The client settings for a configured bucket. Checksums only where a request requires one: the
+ * SDK's default (aws-chunked bodies with a CRC trailer) is refused with 411 by several
  * S3-compatible stores (Ceph RGW among them), and AWS accepts both. Requests go through fetch,
- * which holds less of a part in flight than Bun's node:http client (record 067), bounded.
+ * which holds less of a part in flight than Bun's node:http client
+ * (docs/decisions/067-the-s3-engine-parts-head-after-write-missing-bucket-batch-deletes.md),
+ * bounded.
  */
 export function s3ClientConfig(s3: S3Config): S3ClientConfig {
   return {

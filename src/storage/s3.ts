@@ -1,6 +1,8 @@
-// The S3 engine: every key is an object of one bucket, through the AWS SDK (record 065). The SDK
-// is imported on first use, so a server on the disk engine never pays for loading it; record 067
-// says why the parts, the HEAD after a write and the error handling are what they are.
+// The S3 engine: every key is an object of one bucket, through the AWS SDK
+// (docs/decisions/065-s3-client-aws-sdk-v3.md). The SDK is imported on first use, so a server on
+// the disk engine never pays for loading it;
+// docs/decisions/067-the-s3-engine-parts-head-after-write-missing-bucket-batch-deletes.md says why
+// the parts, the HEAD after a write and the error handling are what they are.
 import { open } from 'node:fs/promises'
 import type { S3Client } from '@aws-sdk/client-s3'
 import type { S3Config } from '../config.ts'

@@ -1,8 +1,9 @@
 // tus uploads in the media bucket (S3_BUCKET), so that any server behind the load balancer can take
-// an upload's next request: @tus/s3-store keeps an upload as one S3 multipart upload, its record
-// as `<id>.info` and a PATCH's tail shorter than a part (S3 refuses parts under 5 MiB but the last)
-// as `<id>.part`, and works out the offset from the parts each time, so a server holds nothing of
-// an upload between requests. Record 072 says why this library and what is ours around it.
+// an upload's next request: @tus/s3-store keeps an upload as one S3 multipart upload, its record as
+// `<id>.info` and a PATCH's tail shorter than a part (S3 refuses parts under 5 MiB but the last) as
+// `<id>.part`, and works out the offset from the parts each time, so a server holds nothing of an
+// upload between requests. docs/decisions/072-tus-uploads-in-the-bucket-with-tus-s3-store.md says
+// why this library and what is ours around it.
 //
 // Overrides of @tus/s3-store 2.0.7, pinned exactly in package.json because they lean on its
 // protected members (`client`, `bucket`, `saveMetadata`, `getMetadata`):
@@ -89,8 +90,9 @@ export class BucketUploadStore extends S3Store {
 
   constructor({ s3, expirationPeriodInMilliseconds, inUse }: BucketStoreOptions) {
     super({
-      // Through fetch, bounded, as the storage engine's requests go (s3-client.ts): Bun's
-      // node:http client holds about two copies of a part in flight (record 067).
+      // Through fetch, bounded, as the storage engine's requests go (s3-client.ts): Bun's node:http
+      // client holds about two copies of a part in flight
+      // (docs/decisions/067-the-s3-engine-parts-head-after-write-missing-bucket-batch-deletes.md).
       s3ClientConfig: { ...s3ClientConfig(s3), bucket: s3.bucket },
       partSize: PART_BYTES,
       maxConcurrentPartUploads: PARTS_IN_FLIGHT,

@@ -1,9 +1,9 @@
 // @tus/server's Locker on the shared PostgreSQL, for several servers behind one load balancer
-// (docs/decisions/070): an upload's lock is a session-level advisory lock, so a server that dies
-// (even SIGKILL) frees its locks the moment PostgreSQL sees its connection drop, and a waiter on
-// any server asks the holder to let go through NOTIFY, as @tus/server's MemoryLocker does in one
-// process. The embedded database keeps the MemoryLocker: one process, and PGlite serves one
-// connection at a time, so no connection may sit holding locks.
+// (docs/decisions/070-tus-upload-locks-in-postgresql.md): an upload's lock is a session-level
+// advisory lock, so a server that dies (even SIGKILL) frees its locks the moment PostgreSQL sees
+// its connection drop, and a waiter on any server asks the holder to let go through NOTIFY, as
+// @tus/server's MemoryLocker does in one process. The embedded database keeps the MemoryLocker: one
+// process, and PGlite serves one connection at a time, so no connection may sit holding locks.
 //
 // One connection per server holds all of its locks (a connection per lock would tie up a pool
 // slot per upload in flight); an in-process map keeps this server's requests apart, since a

@@ -12,7 +12,10 @@
 import { MiB } from '../contract/limits.ts'
 
 const READ_BEFORE_ANSWER = 4 * MiB
-/** More than a chunk the README advises (50 MiB), so a client following the advice always hears. */
+/**
+ * More than a chunk docs/api.md#uploading-files-with-tus advises (50 MiB), so a client following
+ * the advice always hears.
+ */
 const READ_AFTER_ANSWER = 64 * MiB
 const QUIET_MS = 2000
 

@@ -74,7 +74,10 @@ export function createVideoCommands(ctx: VideosContext) {
   }
 
   return {
-    /** A short-lived link to the video's master as uploaded, for an admin (docs/decisions/059). */
+    /**
+     * A short-lived link to the video's master as uploaded, for an admin
+     * (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md).
+     */
     async masterLink(id: string): Promise<MasterLink> {
       return ctx.links.sign((await find(id)).videoKey)
     },

@@ -21,9 +21,15 @@ export type VideosDeps = {
   uploads: Pick<TusEndpoint, 'finished' | 'release' | 'claim' | 'unclaim'>
   queue: MediaJobs
   links: Pick<MasterLinks, 'sign'>
-  /** Signs the media URLs of hidden works in admins' answers (docs/decisions/064). */
+  /**
+   * Signs the media URLs of hidden works in admins' answers
+   * (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md).
+   */
   prefixes: MediaPrefixes
-  /** The bucket's public copies of shown works' files (docs/decisions/087). */
+  /**
+   * The bucket's public copies of shown works' files
+   * (docs/decisions/087-public-copies-under-public-for-shown-works-only.md).
+   */
   publicCopies: Pick<PublicCopies, 'withdraw' | 'schedule'>
 }
 
@@ -50,10 +56,11 @@ export function createVideosContext(deps: VideosDeps) {
   }
 
   /**
-   * A video as admins see it. The master's own address closes to visitors once streams exist, so
-   * an admin's `videoUrl` is always under a signed prefix: it keeps answering (the original, byte
-   * for byte) whatever the processing does. A hidden work's other files are signed as well.
-   * Synchronous, from the row alone: it asks nothing of the database (docs/decisions/084).
+   * A video as admins see it. The master's own address closes to visitors once streams exist, so an
+   * admin's `videoUrl` is always under a signed prefix: it keeps answering (the original, byte for
+   * byte) whatever the processing does. A hidden work's other files are signed as well.
+   * Synchronous, from the row alone: it asks nothing of the database
+   * (docs/decisions/084-a-transaction-never-waits-on-another-connection.md).
    */
   function adminView(row: ViewRow): VideoView {
     const view = toView(row)

@@ -55,10 +55,11 @@ function decodeCursor(text: string): Cursor {
 const NEWEST = [desc(videos.createdAt), desc(videos.id)]
 /**
  * What visitors see: published works whose streams exist and that have not failed
- * (docs/decisions/086). A work waiting for its first streams is not on the site at all, so no
- * public answer ever names its master. A reprocess keeps naming the previous complete folder
- * until the new one replaces it, so a work being reprocessed stays shown. A failed video is the
- * admins' to fix or retry; any streams of an earlier run stay out of every public answer.
+ * (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md). A work waiting for its first
+ * streams is not on the site at all, so no public answer ever names its master. A reprocess keeps
+ * naming the previous complete folder until the new one replaces it, so a work being reprocessed
+ * stays shown. A failed video is the admins' to fix or retry; any streams of an earlier run stay
+ * out of every public answer.
  */
 const VISIBLE = and(
   eq(videos.published, true),
@@ -161,8 +162,8 @@ export function createVideoQueries(ctx: VideosContext) {
     /**
      * The stream folders and stored names of every work visitors do not see (hidden or failed),
      * and of every version that is not current: /media answers them only to admins
-     * (docs/decisions/064). Kept until the next change, so a
-     * shown work's request pays one set lookup.
+     * (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md).
+     * Kept until the next change, so a shown work's request pays one set lookup.
      */
     async privateNames(): Promise<ReadonlySet<string>> {
       return reads.get('private-names', async () => {
@@ -203,8 +204,10 @@ export function createVideoQueries(ctx: VideosContext) {
 
     /**
      * The stream folders, thumbnails and logos visitors may fetch: those of shown works (the
-     * complement of `privateNames` among the works, masters and captions aside). What the
-     * bucket's public copies are made of (docs/decisions/087); read fresh on every call.
+     * complement of `privateNames` among the works, masters and captions aside). What the bucket's
+     * public copies are made of
+     * (docs/decisions/087-public-copies-under-public-for-shown-works-only.md); read fresh on every
+     * call.
      */
     async publicNames(): Promise<Set<string>> {
       const rows = await db

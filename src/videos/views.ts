@@ -66,9 +66,15 @@ export type PublicVideoView = Pick<
   | 'slug'
   | 'captions'
 > & {
-  /** What the players level by (docs/decisions/071). */
+  /**
+   * What the players level by
+   * (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md).
+   */
   loudness: { integrated: number } | null
-  /** The files a player asks for first, relative to `hlsUrl`; null without streams (docs/decisions/079). */
+  /**
+   * The files a player asks for first, relative to `hlsUrl`; null without streams
+   * (docs/decisions/079-a-streams-first-files-named-in-the-page.md).
+   */
   streamStart: StreamStart | null
 }
 

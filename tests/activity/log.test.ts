@@ -1,6 +1,7 @@
-// The activity log (record 042): one entry per admin action, through REST and tRPC alike,
-// with who, what and from where; one entry per sign-in lock, not per failure; readable by a
-// super admin only; never changed, through the API or in the database.
+// The activity log (docs/decisions/042-activity-log-one-middleware-one-table.md): one entry per
+// admin action, through REST and tRPC alike, with who, what and from where; one entry per sign-in
+// lock, not per failure; readable by a super admin only; never changed, through the API or in the
+// database.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { SIGN_IN_LIMITS } from '../../src/accounts/sign-in.ts'

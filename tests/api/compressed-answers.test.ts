@@ -1,7 +1,8 @@
-// Compressed answers (record 020), as clients see them: through the real fetch handler and
-// over a real TCP server with a Node-style client that decodes by itself. JSON answers over ~1 KB
-// come as brotli or gzip by Accept-Encoding (q-values honoured) with `Vary: Accept-Encoding` and an
-// ETag per encoding; media (Range) and tus traffic pass untouched whatever the client accepts.
+// Compressed answers (docs/decisions/020-compressed-dynamic-answers.md), as clients see them:
+// through the real fetch handler and over a real TCP server with a Node-style client that decodes
+// by itself. JSON answers over ~1 KB come as brotli or gzip by Accept-Encoding (q-values honoured)
+// with `Vary: Accept-Encoding` and an ETag per encoding; media (Range) and tus traffic pass
+// untouched whatever the client accepts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type IncomingHttpHeaders, request } from 'node:http'
 import { join } from 'node:path'

@@ -1,5 +1,6 @@
 // Sign-in limits across real server processes: two servers on one database count one client's
-// failures together, whichever server got them (docs/decisions/062).
+// failures together, whichever server got them
+// (docs/decisions/062-limits-in-the-database-health-and-metrics.md).
 import { afterAll, describe, expect, test } from 'bun:test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type E2EServer, startServer } from '../../testkit/server.ts'
 

@@ -1,5 +1,5 @@
-// One name (record 017): the server's mail comes from the studio by name, and the page the server
-// shows before the web app is built names it too.
+// One name (docs/decisions/017-one-brand-module.md): the server's mail comes from the studio by
+// name, and the page the server shows before the web app is built names it too.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,8 +1,9 @@
 // The database module's rule that a transaction never waits on another connection
-// (docs/decisions/084): from inside a transaction's callback, a query through any other client
-// (the shared pool, lucia's, a nested transaction, a reserved connection, the job queue's pool)
-// throws at once, where on the embedded database it would have waited forever. The transaction's
-// own client, other requests and work left for after the commit are untouched.
+// (docs/decisions/084-a-transaction-never-waits-on-another-connection.md): from inside a
+// transaction's callback, a query through any other client (the shared pool, lucia's, a nested
+// transaction, a reserved connection, the job queue's pool) throws at once, where on the embedded
+// database it would have waited forever. The transaction's own client, other requests and work left
+// for after the commit are untouched.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { admins } from '../../db/schema.ts'
@@ -73,7 +74,9 @@ describe('inside a transaction', () => {
       db.transaction(async (tx) => {
         const error = await refusal('db.select', () => db.select({ n: admins.id }).from(admins))
         expect(error).toBeInstanceOf(TransactionWaitError)
-        expect((error as Error).message).toContain('docs/decisions/084')
+        expect((error as Error).message).toContain(
+          'docs/decisions/084-a-transaction-never-waits-on-another-connection.md',
+        )
         const [row] = await tx.select({ email: admins.email }).from(admins)
         return row?.email
       }),

@@ -156,7 +156,8 @@ describe('public answers keep their caching', () => {
       await res.arrayBuffer()
     }
     // Until its streams exist the master is what plays, but it closes once they do
-    // (docs/decisions/059), so no cache may keep a copy past that moment.
+    // (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md), so no cache may
+    // keep a copy past that moment.
     const master = await t.fetch(new URL(video.videoUrl!, 'http://localhost').pathname)
     expect(master.status).toBe(200)
     expect(master.headers.get('cache-control')).toBe('private, no-cache')
@@ -197,7 +198,8 @@ describe('/favicon.ico', () => {
       expect(res.headers.get('content-type') ?? '').not.toContain('text/html')
     }
     // Any unknown path shows the landing page, also one that looks like a file name: as a 404
-    // (decision 057). The app's own paths are the app, 200.
+    // (docs/decisions/057-unknown-paths-are-the-landing-page-as-a-404.md). The app's own paths are
+    // the app, 200.
     for (const [path, status] of [
       ['/dashboard/manage', 200],
       ['/old-site/index.html', 404],

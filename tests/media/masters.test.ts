@@ -110,7 +110,8 @@ describe('a file that claims more than it holds', () => {
     // Its own processing takes seconds, or minutes on a machine loaded by other work.
     const second = await watchVideo(fetch, token, good._id, settled, { timeoutMs: 240_000 })
     expect(second.video.status).toBe('ready')
-    // The admin's answer puts a hidden work's files under a signed prefix (docs/decisions/064):
+    // The admin's answer puts a hidden work's files under a signed prefix
+    // (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md):
     // what a visitor could have kept or guessed is the plain address.
     failed = {
       ...first.video,

@@ -1,8 +1,9 @@
-// The page's faces (record 016's fonts, cut down by record 054): what is committed is
-// what scripts/fonts.ts makes, and the cut loses nothing the page draws. Each face is a core file
+// The page's faces (docs/decisions/016-fonts-preloaded-hashed-font-display-optional.md's fonts, cut
+// down by docs/decisions/054-fonts-cut-to-what-the-page-draws.md): what is committed is what
+// scripts/fonts.ts makes, and the cut loses nothing the page draws. Each face is a core file
 // (English text, preloaded everywhere) and an ext file (the rest of Fontsource's latin set);
-// between them they draw every character of the latin file, the weights the page asks for stay
-// on the axis, and the features a browser applies by itself, plus tabular numbers, remain.
+// between them they draw every character of the latin file, the weights the page asks for stay on
+// the axis, and the features a browser applies by itself, plus tabular numbers, remain.
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,6 +1,6 @@
-// What browsers may keep of the built web app (record 015): files Vite names by content hash —
-// scripts, styles and now the fonts — for a year, immutable; every other file revalidated by
-// ETag or Last-Modified, so an unchanged one costs a 304 and no body.
+// What browsers may keep of the built web app (docs/decisions/015-what-browsers-may-keep.md): files
+// Vite names by content hash — scripts, styles and now the fonts — for a year, immutable; every
+// other file revalidated by ETag or Last-Modified, so an unchanged one costs a 304 and no body.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

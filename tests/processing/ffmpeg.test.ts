@@ -91,23 +91,23 @@ describe('runFfmpeg', () => {
   })
 
   test('a timeout kills ffmpeg and says so', async () => {
-    let pid = 0
-    let looked = false
+    // The child is looked up at its first progress, while it runs: 3 s leave room for that
+    // look on a loaded machine, and the look is awaited before the pid is read.
+    let lookup: Promise<number> | undefined
     const error = await runFfmpeg(endless('92x50'), {
-      timeoutMs: 1500,
+      timeoutMs: 3000,
       onProgress: () => {
-        if (looked) return
-        looked = true
-        ffmpegChild('92x50').then((p) => (pid = p))
+        lookup ??= ffmpegChild('92x50')
       },
     }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(FfmpegError)
     expect((error as FfmpegError).kind).toBe('timeout')
     expect((error as FfmpegError).message).toBe(
-      'ffmpeg did not finish within 2 seconds and was stopped.',
+      'ffmpeg did not finish within 3 seconds and was stopped.',
     )
+    const pid = await lookup
     expect(pid).toBeGreaterThan(0)
-    expect(await isGone(pid)).toBe(true)
+    expect(await isGone(pid!)).toBe(true)
   })
 
   test('a progress callback that throws stops ffmpeg and passes the error on', async () => {

@@ -1,8 +1,10 @@
-// Private review links through the real app with its own worker and real ffmpeg (docs/decisions/
-// 063, 064): a hidden work's files answer nobody by their old URLs; a review link opens its page
-// and every playlist and segment, until it is revoked (the next segment fails) or expires (at the
-// second); a password is hashed, rate-limited and earns a cookie for that link alone; tokens are
-// stored hashed; an unknown token takes as long as a known one.
+// Private review links through the real app with its own worker and real ffmpeg
+// (docs/decisions/063-review-links-hmac-tokens-hashed-path-scoped-cookie.md,
+// docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md): a
+// hidden work's files answer nobody by their old URLs; a review link opens its page and every
+// playlist and segment, until it is revoked (the next segment fails) or expires (at the second); a
+// password is hashed, rate-limited and earns a cookie for that link alone; tokens are stored
+// hashed; an unknown token takes as long as a known one.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -205,7 +205,7 @@ describe('embedded database', () => {
       [
         process.execPath,
         '-e',
-        `import {openDatabase} from './src/database.ts'; await openDatabase({dataDir: ${JSON.stringify(t.dataDir)}})`,
+        `import {openDatabase} from './src/db/database.ts'; await openDatabase({dataDir: ${JSON.stringify(t.dataDir)}})`,
       ],
       { cwd: join(import.meta.dir, '..', '..'), stderr: 'pipe' },
     )

@@ -1,5 +1,6 @@
-// Site content (record 037): defaults, validation with clear messages, versions, undo and
-// the public answer's cache, through the REST paths and the tRPC procedures.
+// Site content (docs/decisions/037-site-content-as-versions.md): defaults, validation with clear
+// messages, versions, undo and the public answer's cache, through the REST paths and the tRPC
+// procedures.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { msg } from '../../src/contract/messages.ts'
 import { siteMsg } from '../../src/contract/site.ts'

@@ -1,6 +1,7 @@
-// Site images (record 038): converted with sharp into the served formats and widths, SVG
-// logos sanitised, bad files refused with a clear message and nothing stored, replaced images
-// cleaned up, and the start-up sweep keeping what the site still needs.
+// Site images (docs/decisions/038-site-images-converted-by-sharp.md): converted with sharp into the
+// served formats and widths, SVG logos sanitised, bad files refused with a clear message and
+// nothing stored, replaced images cleaned up, and the start-up sweep keeping what the site still
+// needs.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -1,7 +1,8 @@
-// Hostile SVG logos sent by a plain admin to the real server while a visitor reads the public
-// list: each is refused within a second, before any parser reads it, and the list keeps answering
-// (p99 within 50 ms). A heavy file within the budget is sanitised on the worker meanwhile, off the
-// thread that answers the list (docs/decisions/056).
+// Hostile SVG logos sent by a plain admin to the real server while a visitor reads the public list:
+// each is refused within a second, before any parser reads it, and the list keeps answering (p99
+// within 50 ms). A heavy file within the budget is sanitised on the worker meanwhile, off the
+// thread that answers the list
+// (docs/decisions/056-svg-logos-within-a-budget-sanitised-on-a-worker.md).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -1,7 +1,8 @@
-// Hostile SVG logos (docs/decisions/056 and 039): files over the budget are refused in
-// milliseconds with what is over it, files that reach outside are refused whatever CSS escape
-// hides the reference, a logo that refers only to itself keeps its `url(#id)`, the sanitiser's
-// time limit ends its worker, and SVGs wait in the same bounded queue as raster images.
+// Hostile SVG logos (docs/decisions/056-svg-logos-within-a-budget-sanitised-on-a-worker.md and
+// docs/decisions/039-svg-logos-dompurify-on-jsdom-refused-when-active.md): files over the budget
+// are refused in milliseconds with what is over it, files that reach outside are refused whatever
+// CSS escape hides the reference, a logo that refers only to itself keeps its `url(#id)`, the
+// sanitiser's time limit ends its worker, and SVGs wait in the same bounded queue as raster images.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -1,10 +1,12 @@
 // MEDIA_PUBLIC_URL on a real S3 bucket with the policy README.md prescribes (anyone may read
-// `public/*`, nothing else; records 073, 087): a shown work's streams, MP4s, thumbnail and logo
-// answer 302 to their public copy, and the player's whole HLS tree loads from there; a master, a
-// hidden work's files, a signed prefix and a review link's path keep streaming through the app
-// with their checks. Hiding a work, revoking a link or deleting the work leaves nothing of it
-// readable at the bucket's public address, whatever URL a visitor kept. Without MEDIA_PUBLIC_URL
-// /media streams as before (tests/storage/app-on-s3.test.ts).
+// `public/*`, nothing else;
+// docs/decisions/073-public-media-stream-by-default-redirect-with-media-public-url.md,
+// docs/decisions/087-public-copies-under-public-for-shown-works-only.md): a shown work's streams,
+// MP4s, thumbnail and logo answer 302 to their public copy, and the player's whole HLS tree loads
+// from there; a master, a hidden work's files, a signed prefix and a review link's path keep
+// streaming through the app with their checks. Hiding a work, revoking a link or deleting the work
+// leaves nothing of it readable at the bucket's public address, whatever URL a visitor kept.
+// Without MEDIA_PUBLIC_URL /media streams as before (tests/storage/app-on-s3.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -164,7 +166,7 @@ describeSkipIf(s3Available().reason)(
       rmSync(dir, { recursive: true, force: true })
     }, 60_000)
 
-    test('the README’s bucket policy lets anyone read public/* and nothing else', async () => {
+    test('the bucket policy of docs/storage.md lets anyone read public/* and nothing else', async () => {
       const name = `${'ab'.repeat(16)}.jpg`
       const keys = [`images/${name}`, `public/${'cd'.repeat(16)}/images/${name}`]
       for (const key of keys) {

@@ -332,9 +332,9 @@ describeSkipIf(s3Available().reason)('the s3 engine', () => {
 
     test('a 64 MiB streamed write completes whole; its memory growth is printed', async () => {
       const growth = await writeInChild(64, 'stream')
-      // Printed, not held to a bound: the stream's own 256 KiB chunks (64 MiB of them, as a
-      // request body brings them) are garbage until the collector runs, which depends on the
-      // machine's load (record 067).
+      // Printed, not held to a bound: the stream's own 256 KiB chunks (64 MiB of them, as a request
+      // body brings them) are garbage until the collector runs, which depends on the machine's load
+      // (docs/decisions/067-the-s3-engine-parts-head-after-write-missing-bucket-batch-deletes.md).
       console.log(`s3 engine: 64 MiB streamed write, peak RSS growth ${growth.toFixed(0)} MiB`)
     }, 120_000)
   })

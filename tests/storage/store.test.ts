@@ -109,7 +109,8 @@ describe('media store', () => {
     const orphan = await adopt(store, await scratch('orphan'), 'image/jpeg')
     const folder = 'f'.repeat(32)
     await Bun.write(join(mediaDir(), folder, '360p', 'index.m3u8'), '#EXTM3U\n')
-    // Not a key of the store: left alone (docs/decisions/068).
+    // Not a key of the store: left alone
+    // (docs/decisions/068-media-through-the-storage-runs-made-in-scratch.md).
     await Bun.write(join(mediaDir(), 'stray.txt'), 'left by hand')
     await scratch('half a multipart upload')
     await mkdir(join(store.tmpDir, 'mp-dir'), { recursive: true })

@@ -1,4 +1,5 @@
-// A work's versions and the bucket's public copies (MEDIA_PUBLIC_URL, record 087), on a real S3
+// A work's versions and the bucket's public copies (MEDIA_PUBLIC_URL,
+// docs/decisions/087-public-copies-under-public-for-shown-works-only.md), on a real S3
 // bucket: the current version's streams are copied under public/ and /media redirects there; once
 // another version is current, the old one's copy leaves the public address and its streams answer
 // only admins; deleting a version leaves nothing of it in the bucket, public copy included.

@@ -183,7 +183,7 @@ test('a refusal mid-upload reaches the client: an 8 MiB chunk after sign-out get
   expect(error?.originalResponse?.getStatus()).toBe(401)
 })
 
-test("the README's flow: sign in, three uploads, then videos.create with their ids", async () => {
+test("docs/api.md's tus flow: sign in, three uploads, then videos.create with their ids", async () => {
   const f = await fixtures()
   const { token: session } = await server.apiLogin()
   const send = (file: Buffer, kind: string, filetype: string) =>

@@ -1,6 +1,6 @@
-// The curated portfolio (record 050): an order admins set and a 'Published' switch, through
-// the real fetch handler (REST and tRPC) on a real database. New videos lead the order; hidden
-// ones stay in the dashboard and leave the public list.
+// The curated portfolio (docs/decisions/050-curated-order-as-positions-handed-around.md): an order
+// admins set and a 'Published' switch, through the real fetch handler (REST and tRPC) on a real
+// database. New videos lead the order; hidden ones stay in the dashboard and leave the public list.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'

@@ -1,6 +1,7 @@
-// The public list at catalogue size (record 051): no cap without parameters, keyset pages
-// with `limit` and `cursor` that return every published work exactly once in the curated order,
-// also while works are added, and clear refusals of bad cursors. Real database, real handler.
+// The public list at catalogue size (docs/decisions/051-keyset-pages-of-the-public-list.md): no cap
+// without parameters, keyset pages with `limit` and `cursor` that return every published work
+// exactly once in the curated order, also while works are added, and clear refusals of bad cursors.
+// Real database, real handler.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'

@@ -1,9 +1,10 @@
-// A work reaches visitors only once its streams exist (docs/decisions/086): a queued, a processing
-// and a failed work are absent from the public list (whole, paged, tRPC), the landing page's data
-// and the sitemap, and their page and embed answer as an unknown work does; a master answers 404
-// to a visitor in every state, and the cached answers follow a work that becomes ready. The
-// states are the pipeline's own row writes (src/videos/rows.ts); readiness is a real run's
-// outputs stored by markReady (testkit/ready.ts). Real database and storage, both pairings.
+// A work reaches visitors only once its streams exist
+// (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md): a queued, a processing and a
+// failed work are absent from the public list (whole, paged, tRPC), the landing page's data and the
+// sitemap, and their page and embed answer as an unknown work does; a master answers 404 to a
+// visitor in every state, and the cached answers follow a work that becomes ready. The states are
+// the pipeline's own row writes (src/videos/rows.ts); readiness is a real run's outputs stored by
+// markReady (testkit/ready.ts). Real database and storage, both pairings.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -167,7 +168,8 @@ describe('a work without streams, or failed, is not on the site', () => {
       const admin = await t.fetch(work.master, { headers: { authorization: `Bearer ${token}` } })
       expect(admin.status).toBe(200)
       expect(new Uint8Array(await admin.arrayBuffer())).toEqual(bytes)
-      // A failed work's files are the admins' alone, under its signed prefix (record 064).
+      // A failed work's files are the admins' alone, under its signed prefix
+      // (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md).
       if (work === failed) continue
       const link = await t.call('GET', `/api/videos/${work.id}/master`, { token })
       expect((await t.fetch(link.json.data.url)).status).toBe(200)

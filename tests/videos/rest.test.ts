@@ -209,7 +209,8 @@ describe('reading', () => {
 
   test('GET /api/public/videos: no sign-in, only what the page needs', async () => {
     const { _id } = await created('Public one')
-    // Visitors see a work once its streams exist (docs/decisions/086).
+    // Visitors see a work once its streams exist
+    // (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md).
     expect((await t.call('GET', '/api/public/videos')).json.data.videos).toEqual([])
     await readyWorks(t, [_id])
     const res = await t.call('GET', '/api/public/videos')

@@ -16,7 +16,7 @@ const publicAnswers = new WeakMap<SiteService, AnswerCache>()
 const answersFor = (site: SiteService) => {
   let cache = publicAnswers.get(site)
   if (!cache) {
-    // The app's security headers go on each answer on its way out (paths.ts), as on every
+    // The app's security headers go on each answer on its way out (src/api/routes.ts), as on every
     // other /api answer.
     cache = new AnswerCache(site.version)
     publicAnswers.set(site, cache)

@@ -1,5 +1,7 @@
-// Private review links over tRPC (docs/decisions/063): any admin may make, list and revoke a
-// work's links. The REST adapter (src/api/rest/review-links.ts) calls these same procedures.
+// Private review links over tRPC
+// (docs/decisions/063-review-links-hmac-tokens-hashed-path-scoped-cookie.md): any admin may make,
+// list and revoke a work's links. The REST adapter (src/api/rest/review-links.ts) calls these same
+// procedures.
 
 import type { z } from 'zod'
 import {

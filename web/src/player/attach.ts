@@ -1,7 +1,10 @@
-// Gives a <video> element its source: an hls.js instance, the stream natively, or a plain file.
-// One hls.js instance per player, destroyed with it (record 043). Captions come from one place at
-// a time (record 075): the stream's SUBTITLES group (hls.js makes the text tracks, Safari reads
-// the group itself), or else <track> elements made here from the work's `captions`.
+// Gives a <video> element its source: an hls.js instance, the stream natively, or a plain file. One
+// hls.js instance per player, destroyed with it
+// (docs/decisions/043-players-hls-js-full-build-lazy-one-config.md). Captions come from one place
+// at a time
+// (docs/decisions/075-captions-in-players-from-the-stream-or-track-elements-never-both.md): the
+// stream's SUBTITLES group (hls.js makes the text tracks, Safari reads the group itself), or else
+// <track> elements made here from the work's `captions`.
 import type Hls from 'hls.js'
 import { addCaptionTracks, hasTextTracks, removeCaptionTracks } from './captions.ts'
 import { HLS_CONFIG } from './hls-config.ts'

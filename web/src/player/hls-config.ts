@@ -1,8 +1,8 @@
 // The one hls.js configuration, shared by the public tiles, the phone modal and the dashboard's
-// player. Fast start was measured in
-// bench/playback (docs/decisions/043): starting on the lowest rung and letting ABR climb
-// gave 0.87–0.93 s to first frame on a 9 Mbps / 170 ms phone line, against 1.48 s with hls.js's
-// automatic start level.
+// player. Fast start was measured in bench/playback
+// (docs/decisions/043-players-hls-js-full-build-lazy-one-config.md): starting on the lowest rung
+// and letting ABR climb gave 0.87–0.93 s to first frame on a 9 Mbps / 170 ms phone line, against
+// 1.48 s with hls.js's automatic start level.
 import type { HlsConfig } from 'hls.js'
 
 export const HLS_CONFIG: Partial<HlsConfig> = {

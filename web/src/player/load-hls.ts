@@ -11,7 +11,8 @@ let loaded: HlsClass | null = null
 /**
  * The hls.js class, importing its chunk the first time. The full build, not `hls.js/light`: the
  * light build has no alternate-audio support, and our ladder's sound is one shared audio
- * rendition (EXT-X-MEDIA), which the light build plays as silence (pipeline-notes §3).
+ * rendition (EXT-X-MEDIA), which the light build plays as silence
+ * (docs/decisions/043-players-hls-js-full-build-lazy-one-config.md).
  */
 export function loadHls(): Promise<HlsClass> {
   loading ??= import('hls.js').then(

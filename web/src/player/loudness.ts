@@ -1,7 +1,8 @@
-// Levels a work at playback (docs/decisions/071): louder than the site's reference, it starts
-// turned down to it through the element's volume; the file is untouched and the visitor's own
-// volume control moves on from there. Where the volume cannot be set (iOS Safari keeps it at 1)
-// nothing is applied, and the element says so.
+// Levels a work at playback
+// (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md): louder than the site's
+// reference, it starts turned down to it through the element's volume; the file is untouched and
+// the visitor's own volume control moves on from there. Where the volume cannot be set (iOS Safari
+// keeps it at 1) nothing is applied, and the element says so.
 import { DEFAULT_LOUDNESS_REFERENCE, gainToVolume, playbackGainDb } from '@contract/loudness.ts'
 
 /** The attribute that tells tests and the curious what gain a player applied, in dB. */

@@ -1,10 +1,12 @@
-// The start of a stream fetched before the click (docs/decisions/076): the master playlist, the
-// lowest rung's video and audio playlists and their init segments ahead, for a few KB a work;
-// the first media segments on intent (a finger or a button pressed on the player), with every
-// file the page named as the stream's start asked for at once (docs/decisions/079). What was
-// fetched is kept here by URL, with its timing, and hls.js takes it from here
-// (prefetch-loader.ts) instead of asking the network again; a browser that plays HLS itself
-// finds it in its HTTP cache. Part of the public pages' first script: no React, no hls.js.
+// The start of a stream fetched before the click
+// (docs/decisions/076-a-streams-start-fetched-ahead-and-on-the-press.md): the master playlist, the
+// lowest rung's video and audio playlists and their init segments ahead, for a few KB a work; the
+// first media segments on intent (a finger or a button pressed on the player), with every file the
+// page named as the stream's start asked for at once
+// (docs/decisions/079-a-streams-first-files-named-in-the-page.md). What was fetched is kept here by
+// URL, with its timing, and hls.js takes it from here (prefetch-loader.ts) instead of asking the
+// network again; a browser that plays HLS itself finds it in its HTTP cache. Part of the public
+// pages' first script: no React, no hls.js.
 
 import type { StreamStart } from '@contract/stream-start.ts'
 

@@ -1,7 +1,8 @@
-// What a player does when its sources stop answering: a page may outlive them (a reprocess
-// replaced the work's folder and removed the old one, the work was hidden or deleted, media
-// answering 404 or 410). It asks once for the work's current sources and plays those; when the
-// work is gone, or they fail too, it says it cannot play. Never silently nothing (record 086).
+// What a player does when its sources stop answering: a page may outlive them (a reprocess replaced
+// the work's folder and removed the old one, the work was hidden or deleted, media answering 404 or
+// 410). It asks once for the work's current sources and plays those; when the work is gone, or they
+// fail too, it says it cannot play. Never silently nothing
+// (docs/decisions/086-visitors-get-a-work-once-its-streams-exist.md).
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { StreamSources } from './streams.ts'
 

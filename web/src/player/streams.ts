@@ -1,5 +1,5 @@
-// What a video offers to play and how this browser should play it. Order (hls.js README,
-// measured in pipeline-notes §3): Safari-like browsers play HLS themselves; everything with Media
+// What a video offers to play and how this browser should play it. Order (hls.js's own recommended
+// one, docs/decisions/043-players-hls-js-full-build-lazy-one-config.md): Safari-like browsers play HLS themselves; everything with Media
 // Source Extensions plays it through hls.js (with our fast-start settings); the rest gets the MP4.
 import type { CaptionTrack } from '@contract/captions.ts'
 

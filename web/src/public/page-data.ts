@@ -1,6 +1,7 @@
-// The data of a server-rendered page (record 053): the server writes the same values its API
-// answers hold into the page, and the server render and the browser both read them here, so
-// the markup the browser hydrates is the markup the server sent.
+// The data of a server-rendered page
+// (docs/decisions/053-public-pages-rendered-on-the-server-live-on-intent.md): the server writes the
+// same values its API answers hold into the page, and the server render and the browser both read
+// them here, so the markup the browser hydrates is the markup the server sent.
 import { DEFAULT_LOUDNESS_REFERENCE } from '@contract/loudness.ts'
 import { PAGE_DATA_ID } from '@contract/public-page.ts'
 import {

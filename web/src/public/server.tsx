@@ -1,7 +1,8 @@
-// The public pages' server render (record 053), built by Vite into web/dist-ssr/ with React
-// inside it, and called by src/pages/public.ts with the values the API would answer. The
-// data goes through the same parsers the browser uses (page-data.ts), so the tree the browser
-// hydrates from the page's data is the tree rendered here.
+// The public pages' server render
+// (docs/decisions/053-public-pages-rendered-on-the-server-live-on-intent.md), built by Vite into
+// web/dist-ssr/ with React inside it, and called by src/pages/public.ts with the values the API
+// would answer. The data goes through the same parsers the browser uses (page-data.ts), so the tree
+// the browser hydrates from the page's data is the tree rendered here.
 
 import { escapeHtml } from '@contract/html.ts'
 import { StrictMode } from 'react'

@@ -1,5 +1,7 @@
-// Players start within a round trip of the tap (docs/decisions/076). Every play button of a stream
-// carries its master playlist's URL (`data-stream`); from the page's first script, without React:
+// Players start within a round trip of the tap
+// (docs/decisions/076-a-streams-start-fetched-ahead-and-on-the-press.md). Every play button of a
+// stream carries its master playlist's URL (`data-stream`); from the page's first script, without
+// React:
 // - once the page is idle, each such button on screen has its stream's start fetched ahead
 //   (playlists and init segments, a few KB; at most AHEAD_BUDGET_BYTES for what one screen shows);
 // - once the visitor has done something (a scroll, a pointer, a key), a player coming within half

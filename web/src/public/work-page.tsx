@@ -1,6 +1,8 @@
-// A work's own page (/work/<slug>, record 052): the studio's header and contact footer around
-// the video, its title, description and brand. The server renders it with the tags link previews
-// read and puts its data in the page (page-data.ts), so nothing is fetched before it draws.
+// A work's own page (/work/<slug>,
+// docs/decisions/052-work-pages-as-the-built-shell-with-their-own-head.md): the studio's header and
+// contact footer around the video, its title, description and brand. The server renders it with the
+// tags link previews read and puts its data in the page (page-data.ts), so nothing is fetched
+// before it draws.
 import { Suspense, use, useEffect, useRef, useState } from 'react'
 import { type CurrentSources, useRecoveringSources } from '../player/recover.ts'
 import { useAttachedStream } from '../player/use-stream.ts'

@@ -178,9 +178,10 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     attachStream(player, playing.current, { startAt: resumeAt.current })
 
   // Desktop: a press comes ~100 ms before its click; the tile's own element gets its stream then,
-  // so the click finds it opened and its first segments appended (docs/decisions/076). A press
-  // that never becomes a click (dragged away, cancelled) releases it again. Before React is live
-  // the page's first script does the same (early-player.ts).
+  // so the click finds it opened and its first segments appended
+  // (docs/decisions/076-a-streams-start-fetched-ahead-and-on-the-press.md). A press that never
+  // becomes a click (dragged away, cancelled) releases it again. Before React is live the page's
+  // first script does the same (early-player.ts).
   const prepare = (event: React.PointerEvent) => {
     const player = videoRef.current
     if (event.button !== 0 || !player || state !== 'idle' || isMobileViewport()) return

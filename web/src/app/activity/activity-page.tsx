@@ -1,6 +1,7 @@
-// Activity (record 042): what admins did, newest first, filtered by person and kind. Super
-// admins only: the route's beforeLoad shows ActivityNotAllowed to anyone else (router.tsx), and
-// the server enforces it (activity.list is a superAdminProcedure).
+// Activity (docs/decisions/042-activity-log-one-middleware-one-table.md): what admins did, newest
+// first, filtered by person and kind. Super admins only: the route's beforeLoad shows
+// ActivityNotAllowed to anyone else (router.tsx), and the server enforces it (activity.list is a
+// superAdminProcedure).
 
 import { ACTIVITY_PAGE_SIZE, type ActivityKind, activityKinds } from '@contract/activity.ts'
 import { keepPreviousData } from '@tanstack/react-query'

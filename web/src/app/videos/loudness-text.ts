@@ -5,7 +5,7 @@ import { type LoudnessFigures, playbackGainDb } from '@contract/loudness.ts'
 /**
  * A true peak above this may clip once the work is decoded from AAC or played through a
  * device's own processing: the level EBU R128 and the streaming services ask masters to stay
- * under (docs/decisions/071).
+ * under (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md).
  */
 export const TRUE_PEAK_WARN_ABOVE = -1
 

@@ -1,7 +1,8 @@
 // Full-screen player: the title, autoplay, controls without download, the thumbnail as poster.
 // Processed videos play their stream (hls.js with the public tiles' settings), others the master
-// through a short-lived signed link: /media gives a failed video's master to no plain <video>,
-// and a browser cannot send the bearer token (record 059).
+// through a short-lived signed link: /media gives a failed video's master to no plain <video>, and
+// a browser cannot send the bearer token
+// (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md).
 import { useRef } from 'react'
 import type { Video } from '../../api.ts'
 import type { StreamSources } from '../../player/streams.ts'
@@ -31,7 +32,9 @@ export function PlayerModal({ video, onClose }: { video: Video; onClose: () => v
           captions: video.captions,
         }
       : null
-  // Levelled as visitors hear it (docs/decisions/071): the player waits for the site's reference.
+  // Levelled as visitors hear it
+  // (docs/decisions/071-loudness-levelled-at-playback-by-element-volume.md): the player waits for
+  // the site's reference.
   const site = trpc.site.get.useQuery(undefined, { staleTime: 60_000 })
   const reference = site.data
     ? site.data.content.playback.loudnessReference

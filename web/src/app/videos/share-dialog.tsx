@@ -1,7 +1,8 @@
-// "Share privately…" (docs/dashboard.md, Share privately): makes a private review link to one
-// work, with an expiry, an optional password and an optional note, shows its address to copy,
-// and lists the work's links, each revocable at once. Outcomes the toasts cannot tell a screen
-// reader while the dialog is open (record 046) are also said in the dialog's own live region.
+// "Share privately…" (docs/dashboard.md, Share privately): makes a private review link to one work,
+// with an expiry, an optional password and an optional note, shows its address to copy, and lists
+// the work's links, each revocable at once. Outcomes the toasts cannot tell a screen reader while
+// the dialog is open (docs/decisions/046-native-dialog-toasts-in-a-popover.md) are also said in the
+// dialog's own live region.
 
 import { type ReviewLinkView, reviewLinkLimits } from '@contract/review-link.ts'
 import { zodResolver } from '@hookform/resolvers/zod'

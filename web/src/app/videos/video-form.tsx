@@ -91,9 +91,10 @@ const currentUrlKey = {
 } as const satisfies Record<FileKind, keyof Video>
 
 /**
- * What the form shows of a file already saved. The video: its MP4 once processed; before that
- * the master through a signed link (`masterUrl`), since the master's plain address closes the
- * moment its streams exist, which may be while the form is open (record 059).
+ * What the form shows of a file already saved. The video: its MP4 once processed; before that the
+ * master through a signed link (`masterUrl`), since the master's plain address closes the moment
+ * its streams exist, which may be while the form is open
+ * (docs/decisions/059-a-master-for-admins-once-streams-exist-signed-links.md).
  */
 function currentUrl(
   video: Video | undefined,
