@@ -139,6 +139,25 @@ describe('the versions of a work', () => {
       expect(text).toContain(second)
       expect(text).not.toContain(first)
     }
+    // What a review link may show of each version: the current one by default, an earlier one
+    // by its id (its own streams, never its master), nothing for another work's.
+    const services = t.app.services
+    const asCurrent = await services.videos.forReview(video._id)
+    expect(folderOf(asCurrent!.video.hlsUrl)).toBe(second)
+    const [v1, v2] = listed
+    const earlier = await services.videos.forReview(video._id, v1!._id)
+    expect(earlier!.video).toMatchObject({ _id: video._id, slug: video.slug, title: video.title })
+    expect(folderOf(earlier!.video.hlsUrl)).toBe(first)
+    expect(earlier!.names.has(first)).toBe(true)
+    expect(earlier!.names.has(plainMediaUrl(video.videoUrl).slice('/media/'.length))).toBe(false)
+    expect(folderOf((await services.videos.forReview(video._id, v2!._id))!.video.hlsUrl)).toBe(
+      second,
+    )
+    expect(await services.videos.forReview(video._id, 'nope')).toBeNull()
+    expect(
+      await services.videos.forReview(video._id, '00000000-0000-4000-8000-000000000000'),
+    ).toBeNull()
+
     // The new cut's streams answer visitors; the old one's only admins.
     expect((await t.fetch(`/media/${second}/master.m3u8`)).status).toBe(200)
     expect((await t.fetch(`/media/${first}/master.m3u8`)).status).toBe(404)
