@@ -139,6 +139,14 @@ export const videos = pgTable(
      * unique.
      */
     slug: text('slug').notNull(),
+    /**
+     * The version the work plays everywhere (`video_versions`): the master and media columns
+     * above are that version's. No foreign key: the versions point back at their work, and a
+     * backup restores tables parents first (src/backup/tables.ts), which a cycle would forbid.
+     */
+    currentVersionId: uuid('current_version_id'),
+    /** The highest version number this work has given: a deleted version's number is not reused. */
+    lastVersion: integer('last_version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -191,6 +199,59 @@ export const videoCaptions = pgTable(
   },
   (t) => [uniqueIndex('video_captions_language_idx').on(t.videoId, t.language)],
 )
+
+/**
+ * The cuts of one work (docs/review.md#versions), numbered 1, 2, … in upload order. The current
+ * one's master and media live on its `videos` row (every page, embed and review link reads only
+ * that), and its own row here keeps its number, uploader and date with the file columns null;
+ * any other version keeps its master, its processing state, its stream folder, its loudness and
+ * its caption tracks here. Making a version current swaps the two, in one transaction. Gone with
+ * the work; a deleted version's files go after the delete commits.
+ */
+export const videoVersions = pgTable(
+  'video_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    masterKey: text('master_key'),
+    masterType: text('master_type'),
+    masterSize: bigint('master_size', { mode: 'number' }),
+    status: text('status', { enum: videoStatuses }).notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    duration: real('duration'),
+    width: integer('width'),
+    height: integer('height'),
+    frameRate: real('frame_rate'),
+    videoCodec: text('video_codec'),
+    audioCodec: text('audio_codec'),
+    bitrate: integer('bitrate'),
+    loudnessIntegrated: real('loudness_integrated'),
+    loudnessRange: real('loudness_range'),
+    loudnessTruePeak: real('loudness_true_peak'),
+    streamsKey: text('streams_key'),
+    hasPreview: boolean('has_preview').notNull().default(true),
+    processingError: text('processing_error'),
+    /** Its caption tracks while it is not current: `[{ language, label, key }]`. */
+    captions: jsonb('captions').notNull().default(sql`'[]'::jsonb`),
+    /** The admin who uploaded it (kept by name too, so the list reads after they are deleted). */
+    uploadedBy: uuid('uploaded_by'),
+    uploadedByName: text('uploaded_by_name'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('video_versions_number_idx').on(t.videoId, t.number),
+    check(
+      'video_versions_status_check',
+      sql`${t.status} in (${sql.raw(videoStatuses.map((s) => `'${s}'`).join(', '))})`,
+    ),
+    check('video_versions_progress_check', sql`${t.progress} between 0 and 100`),
+  ],
+)
+
+export type VideoVersionRow = typeof videoVersions.$inferSelect
 
 /**
  * Public copies in the bucket

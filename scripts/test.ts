@@ -122,6 +122,7 @@ const storageTests = [
   'tests/processing/jobs.test.ts',
   'tests/processing/loudness-in-app.test.ts',
   'tests/processing/progress.test.ts',
+  'tests/processing/versions.test.ts',
   'tests/review-links/links.test.ts',
   'tests/site/content.test.ts',
   'tests/site/images.test.ts',
@@ -146,6 +147,7 @@ const storageTests = [
   'tests/videos/ready-only.test.ts',
   'tests/videos/rest.test.ts',
   'tests/videos/trpc.test.ts',
+  'tests/videos/versions.test.ts',
 ]
 // Outside those folders, the tests that depend on the kind of database run on both kinds. The
 // others ask nothing the embedded database answers differently: it is PostgreSQL too, reached by
@@ -156,11 +158,14 @@ const databaseKindTests = [
   'tests/server/startup.test.ts',
   'tests/server/foundation.test.ts',
   'tests/seed.test.ts',
+  'tests/db/versions-migration.test.ts',
   'tests/backup/backup.test.ts',
+  'tests/backup/versions.test.ts',
   'tests/storage/s3-startup.test.ts',
   // What the bucket's public address serves after a hide
   // (docs/decisions/087-public-copies-under-public-for-shown-works-only.md), on the bucket.
   'tests/storage/media-public-url.test.ts',
+  'tests/storage/versions-public-copies.test.ts',
   'tests/db/embedded-private.test.ts',
   // Writers racing on several connections, a server killed or stopped, several servers at once.
   'tests/fuzz/races.test.ts',

@@ -9,7 +9,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { and, eq, inArray, isNull, or } from 'drizzle-orm'
-import { videos } from '../db/schema.ts'
+import { videos, videoVersions } from '../db/schema.ts'
 import { loadConfig } from '../src/config.ts'
 import { connectDatabase, type Db } from '../src/db/database.ts'
 import { type ProcessedVideo, processVideo } from '../src/processing/transcode.ts'
@@ -107,6 +107,31 @@ export async function readyWorks(
   const done = await makeReady(t.app.database.db, t.app.services.media, ids)
   t.app.services.videos.invalidate()
   return done
+}
+
+/**
+ * A version that is not current made ready as the worker makes it (its own outputs, written by
+ * the pipeline's own write, which makes it current when it is the newest); false when it is gone.
+ */
+export async function readyVersion(
+  t: {
+    app: { database: { db: Db }; services: { media: MediaStore; videos: { invalidate(): void } } }
+  },
+  versionId: string,
+): Promise<boolean> {
+  const { db } = t.app.database
+  const store = t.app.services.media
+  const [row] = await db
+    .select({ videoId: videoVersions.videoId, masterKey: videoVersions.masterKey })
+    .from(videoVersions)
+    .where(eq(videoVersions.id, versionId))
+  if (!row?.masterKey) return false
+  const { dir, result } = await outputsOf(await masterBytes(store, row.masterKey))
+  const job = { videoId: row.videoId, sourceKey: row.masterKey, versionId }
+  const ready = await markReady(db, store, job, dir, result.probe, result.preview, result.loudness)
+  if (ready !== false && ready.previous) await removeFolders(store, [ready.previous])
+  t.app.services.videos.invalidate()
+  return !!ready
 }
 
 /** A running server (testkit/server.ts), as the processes beside it reach it. */

@@ -569,6 +569,8 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
         // A video whose processing the backup caught midway has no job here: queued, the server
         // gives it one at start-up.
         await tx`update videos set status = 'queued', progress = 0 where status = 'processing'`
+        await tx`update video_versions set status = 'queued', progress = 0
+                  where status = 'processing'`
         log(`restore: ${rows} rows in; writing ${checked.manifest.objects.length} objects`)
         await writeObjects(file, checked, storage, written, log, signal)
         signal?.throwIfAborted()

@@ -156,7 +156,8 @@ export async function firstNonEmptyTable(sql: postgres.Sql): Promise<string | un
 
 /**
  * The stored names and stream folders the rows name (what the media sweep keeps): the videos'
- * files and folders, their caption tracks, and the site's images.
+ * files and folders, their caption tracks, the files of their versions that are not current, and
+ * the site's images.
  */
 export async function namedMedia(
   tx: postgres.TransactionSql,
@@ -166,9 +167,12 @@ export async function namedMedia(
     union select thumbnail_key from videos
     union select brand_logo_key from videos
     union select key from video_captions
+    union select master_key from video_versions where master_key is not null
+    union select c->>'key' from video_versions, jsonb_array_elements(captions) c
     union select unnest(names) from site_images`
   const folders = await tx<{ folder: string }[]>`
-    select distinct streams_key as folder from videos where streams_key is not null`
+    select streams_key as folder from videos where streams_key is not null
+    union select streams_key from video_versions where streams_key is not null`
   return {
     names: new Set(names.map((r) => r.name)),
     folders: new Set(folders.map((r) => r.folder)),

@@ -207,12 +207,14 @@ export function createReviewLinksService(deps: {
 
     /**
      * The work a link shows, with the names its page may fetch (its streams, poster, logo and
-     * captions, never its master); null once the work is gone.
+     * captions, never its master); null once the work is gone. `versionId`: one of the work's
+     * versions instead of the current one (null for an id not of this work).
      */
     async work(
       link: ReviewLinkRow,
+      versionId?: string,
     ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {
-      return deps.videos.forReview(link.videoId)
+      return deps.videos.forReview(link.videoId, versionId)
     },
 
     /** The cookie value a right password earns: bound to the link, so it opens no other. */

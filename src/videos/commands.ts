@@ -5,7 +5,7 @@
 // A new or replaced video file is queued for processing in the same transaction as its row
 // (src/processing/queue.ts); the streams folder of a replaced or deleted file goes after commit.
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
-import { videos } from '../../db/schema.ts'
+import { videos, videoVersions } from '../../db/schema.ts'
 import type { FileKind } from '../contract/file-rules.ts'
 import { msg } from '../contract/messages.ts'
 import { retryNotFailed } from '../contract/video.ts'
@@ -19,6 +19,7 @@ import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { fileColumns, keysOf } from './files.ts'
 import { requeue, unprocessed } from './rows.ts'
 import { freeSlug, moveSlug } from './slugs.ts'
+import { firstVersion, versionFiles } from './versions.ts'
 import { type VideoView, viewColumns } from './views.ts'
 
 export function createVideoCommands(ctx: VideosContext) {
@@ -35,7 +36,20 @@ export function createVideoCommands(ctx: VideosContext) {
   async function removeMany(ids: string[]): Promise<number> {
     const valid = [...new Set(ids.filter((id) => UUID_RE.test(id)))]
     if (valid.length === 0) return 0
-    const gone = await db.delete(videos).where(inArray(videos.id, valid)).returning(viewColumns)
+    const { gone, versions } = await db.transaction(async (tx) => {
+      // The versions go with their works (a cascade): their files are read first.
+      const versions = await tx
+        .select({
+          masterKey: videoVersions.masterKey,
+          streamsKey: videoVersions.streamsKey,
+          captions: videoVersions.captions,
+        })
+        .from(videoVersions)
+        .where(inArray(videoVersions.videoId, valid))
+        .for('update')
+      const gone = await tx.delete(videos).where(inArray(videos.id, valid)).returning(viewColumns)
+      return { gone, versions: versions.map(versionFiles) }
+    })
     if (gone.length > 0) reads.invalidate()
     // Files go only now that the delete has committed (a single statement commits on its own).
     // A job still running for one of them finds no row when it ends and drops its outputs.
@@ -43,14 +57,14 @@ export function createVideoCommands(ctx: VideosContext) {
     await publicCopies.withdraw(
       gone.flatMap((row) => [...keysOf(row), row.streamsKey ?? []].flat()),
     )
-    await removeNames(
-      store,
-      gone.flatMap((row) => [...keysOf(row), ...row.captions.map((caption) => caption.key)]),
-    )
-    await removeFolders(
-      store,
-      gone.flatMap((row) => row.streamsKey ?? []),
-    )
+    await removeNames(store, [
+      ...gone.flatMap((row) => [...keysOf(row), ...row.captions.map((caption) => caption.key)]),
+      ...versions.flatMap((version) => version.names),
+    ])
+    await removeFolders(store, [
+      ...gone.flatMap((row) => row.streamsKey ?? []),
+      ...versions.flatMap((version) => version.folders),
+    ])
     for (const row of gone) {
       await queue
         .cancel({ videoId: row.id, sourceKey: row.videoKey })
@@ -101,7 +115,7 @@ export function createVideoCommands(ctx: VideosContext) {
               .returning(viewColumns)
               .catch(conflictOnUnique)
             await queue.enqueue({ videoId: created!.id, sourceKey: created!.videoKey }, tx)
-            if (taken.length === 0) return created!
+            await firstVersion(tx, created!.id, ownerId)
             await captions.writeTracks(tx, created!.id, taken)
             const [withTracks] = await tx
               .select(viewColumns)

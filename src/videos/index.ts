@@ -1,11 +1,13 @@
 // Portfolio videos: the one service behind the tRPC router, the REST adapter and the tus
-// hand-over, composed of its reads (queries.ts), its changes (commands.ts) and what a start runs
-// (maintenance.ts) over one read cache (context.ts). The media pipeline's row writes and the
-// status machine are in rows.ts, the answers' shapes in views.ts.
+// hand-over, composed of its reads (queries.ts), its changes (commands.ts), its versions
+// (versions.ts) and what a start runs (maintenance.ts) over one read cache (context.ts). The
+// media pipeline's row writes and the status machine are in rows.ts, the answers' shapes in
+// views.ts.
 import { createVideoCommands } from './commands.ts'
 import { createVideosContext, type VideosDeps } from './context.ts'
 import { createVideoMaintenance } from './maintenance.ts'
 import { createVideoQueries } from './queries.ts'
+import { createVersionCommands } from './versions.ts'
 
 export type { PublicPage } from './queries.ts'
 export type { PublicVideoView, VideoView } from './views.ts'
@@ -17,6 +19,7 @@ export function createVideosService(deps: VideosDeps) {
     ...createVideoQueries(ctx),
     ...createVideoCommands(ctx),
     ...createVideoMaintenance(ctx),
+    ...createVersionCommands(ctx),
 
     /** Forgets cached reads; for writes that bypass this service (tests emptying tables). */
     invalidate: () => ctx.reads.invalidate(),

@@ -4,8 +4,11 @@
 // these from here, so processing depends on the videos and never the other way.
 import type { DrizzleTransactionLike } from 'pg-boss'
 
-/** The video and the file (its store name) the job was made for. */
-export type ProcessVideoPayload = { videoId: string; sourceKey: string }
+/**
+ * The video and the file (its store name) the job was made for; `versionId` when the file is a
+ * version that is not current (its writes go to its own row, and the work keeps playing).
+ */
+export type ProcessVideoPayload = { videoId: string; sourceKey: string; versionId?: string }
 
 /** A transaction the job is created (or cancelled) in, so it commits or rolls back with the row. */
 export type QueueTx = DrizzleTransactionLike
@@ -15,7 +18,11 @@ export type EnqueueJob = (job: ProcessVideoPayload, tx?: QueueTx) => Promise<str
 
 export function isPayload(data: unknown): data is ProcessVideoPayload {
   const d = data as Partial<ProcessVideoPayload> | null
-  return typeof d?.videoId === 'string' && typeof d.sourceKey === 'string'
+  return (
+    typeof d?.videoId === 'string' &&
+    typeof d.sourceKey === 'string' &&
+    (d.versionId === undefined || typeof d.versionId === 'string')
+  )
 }
 
 /** What the videos ask of the media queue (src/processing/queue.ts runs it). */

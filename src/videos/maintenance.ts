@@ -1,11 +1,12 @@
 // What a start runs over the videos: a job for every video still queued, and the sweep of media
 // files and scratch folders no row or running job accounts for.
 import { eq } from 'drizzle-orm'
-import { videoCaptions, videos } from '../../db/schema.ts'
+import { videoCaptions, videos, videoVersions } from '../../db/schema.ts'
 import { scratchJobId } from '../storage/layout.ts'
 import { sweep } from '../storage/store.ts'
 import type { VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
+import { versionFiles } from './versions.ts'
 
 export function createVideoMaintenance(ctx: VideosContext) {
   const { db, store, queue } = ctx
@@ -17,8 +18,20 @@ export function createVideoMaintenance(ctx: VideosContext) {
         .select({ videoId: videos.id, sourceKey: videos.videoKey })
         .from(videos)
         .where(eq(videos.status, 'queued'))
+      // Versions waiting to be processed too (the current one's state is on its work's row).
+      const versions = await db
+        .select({
+          videoId: videoVersions.videoId,
+          sourceKey: videoVersions.masterKey,
+          versionId: videoVersions.id,
+        })
+        .from(videoVersions)
+        .where(eq(videoVersions.status, 'queued'))
       let added = 0
       for (const row of rows) if (await queue.enqueue(row)) added++
+      for (const { sourceKey, ...row } of versions) {
+        if (sourceKey && (await queue.enqueue({ ...row, sourceKey }))) added++
+      }
       if (added > 0) queue.wake()
       return added
     },
@@ -48,9 +61,21 @@ export function createVideoMaintenance(ctx: VideosContext) {
           .select({ key: videoCaptions.key })
           .from(videoCaptions)
           .for('share')
+        const versions = await db
+          .select({
+            masterKey: videoVersions.masterKey,
+            streamsKey: videoVersions.streamsKey,
+            captions: videoVersions.captions,
+          })
+          .from(videoVersions)
+          .for('share')
         const keep = new Set([
           ...rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']),
           ...captions.map((row) => row.key),
+          ...versions.flatMap((row) => {
+            const files = versionFiles(row)
+            return [...files.names, ...files.folders]
+          }),
         ])
         for (const name of listed) {
           const job = scratchJobId(name)

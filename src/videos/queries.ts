@@ -2,7 +2,7 @@
 // one work by id or address, the review page's work, the names /media keeps from visitors, and
 // the counts. Each answer is kept in the shared read cache until the next change.
 import { and, asc, count, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm'
-import { videoCaptions, videoSlugs, videos } from '../../db/schema.ts'
+import { videoCaptions, videoSlugs, videos, videoVersions } from '../../db/schema.ts'
 import {
   invalidCursor,
   type PublicListInput,
@@ -13,8 +13,10 @@ import { AppError } from '../errors.ts'
 import type { FolderCaptions } from './captions.ts'
 import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
+import { versionFiles } from './versions.ts'
 import {
   type PublicVideoView,
+  type StoredCaption,
   toPublicView,
   toView,
   type VideoView,
@@ -77,6 +79,41 @@ const visitorView = (row: ViewRow): PublicVideoView => ({
 
 export function createVideoQueries(ctx: VideosContext) {
   const { db, reads, syncBucket, adminView, find, titleAvailable } = ctx
+
+  /**
+   * The work's row as it would read with `versionId` current: the current one's row as it is,
+   * another version's media in place of the row's; undefined for an id not of this work.
+   */
+  async function asVersion(row: ViewRow, versionId: string): Promise<ViewRow | undefined> {
+    const [version] = UUID_RE.test(versionId)
+      ? await db
+          .select()
+          .from(videoVersions)
+          .where(and(eq(videoVersions.id, versionId), eq(videoVersions.videoId, row.id)))
+      : []
+    if (!version) return undefined
+    // The current version's media are the work's own (its file columns here are empty).
+    if (!version.masterKey) return row
+    return {
+      ...row,
+      videoKey: version.masterKey,
+      status: version.status,
+      progress: version.progress,
+      duration: version.duration,
+      width: version.width,
+      height: version.height,
+      streamsKey: version.streamsKey,
+      hasPreview: version.hasPreview,
+      processingError: version.processingError,
+      loudnessIntegrated: version.loudnessIntegrated,
+      loudnessRange: version.loudnessRange,
+      loudnessTruePeak: version.loudnessTruePeak,
+      videoCodec: version.videoCodec,
+      audioCodec: version.audioCodec,
+      captions: (version.captions as StoredCaption[] | null) ?? [],
+      version: version.number,
+    }
+  }
 
   async function listPage(input: { page: number; limit: number; order: VideoOrder }) {
     const { page, limit, order } = input
@@ -159,8 +196,8 @@ export function createVideoQueries(ctx: VideosContext) {
     },
 
     /**
-     * The stream folders and stored names of every work visitors do not see (hidden or failed):
-     * /media answers them only to admins
+     * The stream folders and stored names of every work visitors do not see (hidden or failed),
+     * and of every version that is not current: /media answers them only to admins
      * (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md).
      * Kept until the next change, so a shown work's request pays one set lookup.
      */
@@ -185,6 +222,18 @@ export function createVideoQueries(ctx: VideosContext) {
           .innerJoin(videos, eq(videos.id, videoCaptions.videoId))
           .where(or(eq(videos.published, false), eq(videos.status, 'failed')))
         for (const row of captions) names.add(row.key)
+        // Versions that are not current are the admins' to play, whatever their work's state.
+        const versions = await db
+          .select({
+            masterKey: videoVersions.masterKey,
+            streamsKey: videoVersions.streamsKey,
+            captions: videoVersions.captions,
+          })
+          .from(videoVersions)
+        for (const row of versions) {
+          const files = versionFiles(row)
+          for (const name of [...files.names, ...files.folders]) names.add(name)
+        }
         return names
       })
     },
@@ -212,24 +261,32 @@ export function createVideoQueries(ctx: VideosContext) {
 
     /**
      * A work as its review page shows it, shown or hidden, with the folder and names its page
-     * may fetch (never the master: that is for admins only); null when it is gone.
+     * may fetch (never the master: that is for admins only); null when it is gone. With
+     * `versionId`, one of its versions instead of the current one (a review round's earlier cut):
+     * the work's title, poster and logo with that version's streams, length, loudness and
+     * captions; null when it is not one of the work's versions. Read fresh: a version that is not
+     * current is processed without moving the cached answers.
      */
     async forReview(
       id: string,
+      versionId?: string,
     ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {
-      return reads.get(`review:${id}`, async () => {
+      const read = async () => {
         const [row] = UUID_RE.test(id)
           ? await db.select(viewColumns).from(videos).where(eq(videos.id, id))
           : []
         if (!row) return null
+        const shown = versionId === undefined ? row : await asVersion(row, versionId)
+        if (!shown) return null
         const names = new Set([
-          row.thumbnailKey,
-          row.brandLogoKey,
-          ...(row.streamsKey ? [row.streamsKey] : []),
-          ...row.captions.map((caption) => caption.key),
+          shown.thumbnailKey,
+          shown.brandLogoKey,
+          ...(shown.streamsKey ? [shown.streamsKey] : []),
+          ...shown.captions.map((caption) => caption.key),
         ])
-        return { video: toPublicView(toView(row)), names }
-      })
+        return { video: toPublicView(toView(shown)), names }
+      }
+      return versionId === undefined ? reads.get(`review:${id}`, read) : read()
     },
 
     /**

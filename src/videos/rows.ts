@@ -6,18 +6,30 @@
 // replaced or deleted meanwhile matches no row, and the caller drops its work. Each also takes a
 // new number from `video_media_revision`, so a server notices writes made by other processes
 // (src/db/changes.ts). None of them touches `updated_at`: the dashboard's "Updated" is an
-// admin's edit.
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import { videos } from '../../db/schema.ts'
+// admin's edit. A job for a version that is not current (`versionId`) writes to that version's
+// row instead, guarded the same way by its master; when it is ready and newer than the current
+// one, it becomes current in the same transaction (version-switch.ts).
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import { videos, videoVersions } from '../../db/schema.ts'
 import type { VideoStatus } from '../contract/video.ts'
 import type { Db } from '../db/database.ts'
 import { type MediaStore, publishFolder, removeFolders } from '../storage/store.ts'
 import type { EnqueueJob, Loudness, MediaProbe, ProcessVideoPayload, QueueTx } from './job.ts'
+import { currentNumber, switchVersion, type Tx } from './version-switch.ts'
 
 const nextRevision = sql`nextval('video_media_revision')`
 
 const forFile = (job: ProcessVideoPayload) =>
   and(eq(videos.id, job.videoId), eq(videos.videoKey, job.sourceKey))
+
+const forVersionFile = (job: ProcessVideoPayload & { versionId: string }) =>
+  and(
+    eq(videoVersions.id, job.versionId),
+    eq(videoVersions.videoId, job.videoId),
+    eq(videoVersions.masterKey, job.sourceKey),
+  )
+
+type StateWrite = { status?: VideoStatus; progress?: number; processingError?: string | null }
 
 /** What a new or replaced video file resets: nothing derived from the previous file is kept. */
 export const unprocessed = {
@@ -44,13 +56,27 @@ export const unprocessed = {
 async function writeForFile(
   db: Db,
   job: ProcessVideoPayload,
-  set: Partial<typeof videos.$inferInsert>,
-  also?: SQL,
+  set: StateWrite,
+  onlyIf?: VideoStatus[],
 ): Promise<boolean> {
+  const { versionId } = job
+  if (versionId) {
+    const rows = await db
+      .update(videoVersions)
+      .set(set)
+      .where(
+        and(
+          forVersionFile({ ...job, versionId }),
+          onlyIf ? inArray(videoVersions.status, onlyIf) : undefined,
+        ),
+      )
+      .returning({ id: videoVersions.id })
+    return rows.length > 0
+  }
   const rows = await db
     .update(videos)
     .set({ ...set, mediaRevision: nextRevision })
-    .where(and(forFile(job), also))
+    .where(and(forFile(job), onlyIf ? inArray(videos.status, onlyIf) : undefined))
     .returning({ id: videos.id })
   return rows.length > 0
 }
@@ -63,12 +89,10 @@ async function writeForFile(
  * row back to `queued` before their job exists.
  */
 export const markProcessing = (db: Db, job: ProcessVideoPayload) =>
-  writeForFile(
-    db,
-    job,
-    { status: 'processing', progress: 0, processingError: null },
-    inArray(videos.status, ['queued', 'processing']),
-  )
+  writeForFile(db, job, { status: 'processing', progress: 0, processingError: null }, [
+    'queued',
+    'processing',
+  ])
 
 /** False when the file is no longer the video's: the attempt should stop. */
 export const writeProgress = (db: Db, job: ProcessVideoPayload, percent: number) =>
@@ -80,13 +104,7 @@ export const markFailed = (
   job: ProcessVideoPayload,
   reason: string,
   onlyIf?: VideoStatus[],
-) =>
-  writeForFile(
-    db,
-    job,
-    { status: 'failed', processingError: reason },
-    onlyIf ? inArray(videos.status, onlyIf) : undefined,
-  )
+) => writeForFile(db, job, { status: 'failed', processingError: reason }, onlyIf)
 
 /**
  * Stores the finished outputs (a local folder) under a new folder and makes the video ready, in
@@ -113,6 +131,17 @@ export async function markReady(
   try {
     if (first) published = await publishFolder(store, outDir)
     const result = await db.transaction(async (tx) => {
+      if (job.versionId) {
+        if (!first) published = await publishFolder(store, outDir)
+        return versionReady(
+          tx,
+          { ...job, versionId: job.versionId },
+          {
+            ...outputs(probe, hasPreview, loudness),
+            streamsKey: published!,
+          },
+        )
+      }
       const [row] = await tx
         .select({ streamsKey: videos.streamsKey })
         .from(videos)
@@ -123,21 +152,8 @@ export async function markReady(
       await tx
         .update(videos)
         .set({
-          status: 'ready',
-          progress: 100,
-          duration: probe.duration,
-          width: probe.width,
-          height: probe.height,
-          frameRate: probe.frameRate,
-          videoCodec: probe.videoCodec,
-          audioCodec: probe.audioCodec,
-          bitrate: probe.bitrate === null ? null : Math.round(probe.bitrate),
+          ...outputs(probe, hasPreview, loudness),
           streamsKey: published,
-          hasPreview,
-          loudnessIntegrated: loudness?.integrated ?? null,
-          loudnessRange: loudness?.range ?? null,
-          loudnessTruePeak: loudness?.truePeak ?? null,
-          processingError: null,
           mediaRevision: nextRevision,
         })
         .where(forFile(job))
@@ -153,6 +169,53 @@ export async function markReady(
     if (published) await removeFolders(store, [published])
     throw error
   }
+}
+
+/** What a finished run writes, on a work's row or a version's. */
+const outputs = (probe: MediaProbe, hasPreview: boolean, loudness: Loudness | null) => ({
+  status: 'ready' as const,
+  progress: 100,
+  duration: probe.duration,
+  width: probe.width,
+  height: probe.height,
+  frameRate: probe.frameRate,
+  videoCodec: probe.videoCodec,
+  audioCodec: probe.audioCodec,
+  bitrate: probe.bitrate === null ? null : Math.round(probe.bitrate),
+  hasPreview,
+  loudnessIntegrated: loudness?.integrated ?? null,
+  loudnessRange: loudness?.range ?? null,
+  loudnessTruePeak: loudness?.truePeak ?? null,
+  processingError: null,
+})
+
+/**
+ * A version's run is stored: its row is ready with the new folder, and it becomes current when
+ * it is newer than the current one (an older one made ready again by a re-run stays where it
+ * is). The work's row is locked first, as in every change of versions.
+ */
+async function versionReady(
+  tx: Tx,
+  job: ProcessVideoPayload & { versionId: string },
+  set: ReturnType<typeof outputs> & { streamsKey: string },
+): Promise<{ previous: string | null } | false> {
+  const [video] = await tx
+    .select({ currentVersionId: videos.currentVersionId })
+    .from(videos)
+    .where(eq(videos.id, job.videoId))
+    .for('update')
+  if (!video) return false
+  const [row] = await tx
+    .select({ number: videoVersions.number, streamsKey: videoVersions.streamsKey })
+    .from(videoVersions)
+    .where(forVersionFile(job))
+    .for('update')
+  if (!row) return false
+  await tx.update(videoVersions).set(set).where(forVersionFile(job))
+  if (row.number > (await currentNumber(tx, video.currentVersionId))) {
+    await switchVersion(tx, job.videoId, job.versionId)
+  }
+  return { previous: row.streamsKey }
 }
 
 /**

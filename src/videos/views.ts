@@ -1,7 +1,7 @@
 // The shapes in which a video leaves the server: the admins' answer and the public one (no edit
 // time, no progress, and `videoUrl` the MP4: visitors never get the master).
 import { sql } from 'drizzle-orm'
-import { videoCaptions, videos } from '../../db/schema.ts'
+import { videoCaptions, videos, videoVersions } from '../../db/schema.ts'
 import type { CaptionTrack } from '../contract/captions.ts'
 import type { LoudnessFigures } from '../contract/loudness.ts'
 import type { StreamStart } from '../contract/stream-start.ts'
@@ -42,6 +42,8 @@ export type VideoView = {
   hasAudio: boolean | null
   /** Caption tracks, by label then language; also while processing (for the MP4 fallback). */
   captions: CaptionTrack[]
+  /** The number of the version it plays (docs/review.md#versions). */
+  version: number
 }
 
 /** A view's files: what a signed prefix or a review link's path moves. */
@@ -120,6 +122,12 @@ const captionsColumn = sql<StoredCaption[]>`coalesce((
     typeof value === 'string' ? JSON.parse(value) : ((value as StoredCaption[] | null) ?? []),
 )
 
+/** The current version's number, beside the row's columns (1 for a row without versions). */
+const versionColumn = sql<number>`coalesce((
+  select v.number from ${videoVersions} v where v.id = ${videos.currentVersionId}), 1)`.mapWith(
+  Number,
+)
+
 export const viewColumns = {
   id: videos.id,
   title: videos.title,
@@ -145,10 +153,12 @@ export const viewColumns = {
   videoCodec: videos.videoCodec,
   audioCodec: videos.audioCodec,
   captions: captionsColumn,
+  version: versionColumn,
 }
-type VideoColumn = Exclude<keyof typeof viewColumns, 'captions'>
+type VideoColumn = Exclude<keyof typeof viewColumns, 'captions' | 'version'>
 export type ViewRow = { [K in VideoColumn]: (typeof videos.$inferSelect)[K] } & {
   captions: StoredCaption[]
+  version: number
 }
 
 /** A stored caption as the answers list it. */
@@ -194,6 +204,7 @@ export function toView(row: ViewRow): VideoView {
     // The probe names the video codec of every file it read; the audio codec only if it had one.
     hasAudio: row.videoCodec === null ? null : row.audioCodec !== null,
     captions: row.captions.map(captionTrack),
+    version: row.version,
   }
 }
 

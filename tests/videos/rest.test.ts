@@ -63,6 +63,7 @@ describe('POST /api/videos/upload', () => {
         'loudness',
         'hasAudio',
         'captions',
+        'version',
       ].sort(),
     )
     // Processing starts in the background: queued, nothing derived yet.

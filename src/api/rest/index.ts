@@ -7,6 +7,7 @@ import { authRoutes } from './auth.ts'
 import { reviewLinkRoutes } from './review-links.ts'
 import { createCaller, match, type Route } from './route.ts'
 import { siteRoutes } from './site.ts'
+import { versionRoutes } from './versions.ts'
 import { videoRoutes } from './videos.ts'
 
 const routes: Route[] = [
@@ -14,6 +15,7 @@ const routes: Route[] = [
   ...adminRoutes,
   ...reviewLinkRoutes,
   ...videoRoutes,
+  ...versionRoutes,
   ...siteRoutes,
 ]
 

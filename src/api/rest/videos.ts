@@ -40,7 +40,7 @@ type Received = { fields: Record<string, string>; uploads: Partial<Record<Upload
  * then runs `use`; whatever `use` did not take is released. `aliases` maps other field names
  * (the single-file paths also take `file`) onto a kind.
  */
-async function withMultipart<T>(
+export async function withMultipart<T>(
   req: Request,
   ctx: Context,
   files: Partial<Record<string, UploadKind>>,

@@ -4,6 +4,7 @@ import { adminsRouter } from './admins.ts'
 import { authRouter } from './auth.ts'
 import { reviewLinksRouter } from './review-links.ts'
 import { siteRouter } from './site.ts'
+import { versionsRouter } from './versions.ts'
 import { videosRouter } from './videos.ts'
 
 export const appRouter = router({
@@ -13,6 +14,7 @@ export const appRouter = router({
   site: siteRouter,
   activity: activityRouter,
   reviewLinks: reviewLinksRouter,
+  versions: versionsRouter,
 })
 
 export type AppRouter = typeof appRouter

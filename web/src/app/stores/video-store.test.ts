@@ -39,6 +39,7 @@ const video = (n: number, extra: Partial<Video> = {}): Video => ({
   loudness: null,
   hasAudio: null,
   captions: [],
+  version: 1,
   ...extra,
 })
 

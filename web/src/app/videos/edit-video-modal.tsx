@@ -1,6 +1,7 @@
 // Edit Video (docs/dashboard.md): metadata-only when no file was chosen, otherwise the chosen files
 // go up with tus and everything is sent together. Progress steps 0, 25, 50, 75, 100. Below the
-// form, the work's caption tracks, each added or removed on its own (CaptionsEditor).
+// form, the work's caption tracks, each added or removed on its own (CaptionsEditor), and its
+// versions (VersionList).
 import { useEffect, useState } from 'react'
 import type { Video } from '../../api.ts'
 import { Dialog } from '../components/dialog.tsx'
@@ -16,6 +17,7 @@ import { CaptionsEditor } from './captions-editor.tsx'
 import { LoudnessLine } from './loudness-line.tsx'
 import { ShareDialog } from './share-dialog.tsx'
 import { uploadFiles } from './tus-uploads.ts'
+import { VersionList } from './version-list.tsx'
 import { VideoForm, type VideoFormHelpers, type VideoFormValues } from './video-form.tsx'
 
 class NoChanges extends Error {
@@ -33,6 +35,8 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   const [sharing, setSharing] = useState(false)
   // A caption track being added or removed also holds the dialog open.
   const [captionsBusy, setCaptionsBusy] = useState(false)
+  // So does a new version on its way up.
+  const [versionBusy, setVersionBusy] = useState(false)
 
   useEffect(() => {
     useChromeStore.setState({ editModalOpen: true })
@@ -40,7 +44,7 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
   }, [])
 
   const requestClose = () => {
-    if (busy || captionsBusy) {
+    if (busy || captionsBusy || versionBusy) {
       notify.error('Please wait until the update is complete', 'edit-busy')
       return
     }
@@ -133,6 +137,9 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
         />
         <div className="mt-6 border-zinc-200 border-t pt-5 dark:border-ink-700">
           <CaptionsEditor video={video} onBusyChange={setCaptionsBusy} />
+        </div>
+        <div className="mt-6 border-zinc-200 border-t pt-5 dark:border-ink-700">
+          <VersionList video={video} onBusyChange={setVersionBusy} />
         </div>
       </div>
       {sharing ? <ShareDialog video={video} onClose={() => setSharing(false)} /> : null}
