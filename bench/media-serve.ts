@@ -3,8 +3,9 @@
 // of its own on the real S3 server (testkit/s3.ts; dropped at the end) whose public prefixes anyone
 // may read (a bucket policy), holding one stream folder of MEDIA_SERVE_SEGMENTS (32) segments of
 // MEDIA_SERVE_SEGMENT_MB (2) MiB of random bytes under `streams/<folder>/1080p/`, with its
-// playlists. No work names the folder, so /media serves it as a shown work's (the sweep would take
-// it after a day). The real server runs twice on that bucket, no media worker:
+// playlists. /media serves only the folders of works visitors may see, so each server gets one
+// work (a tiny upload) made ready with that folder, as the media worker would (markReady stores
+// it). The real server runs twice on that bucket, no media worker:
 //   stream:   without MEDIA_PUBLIC_URL; every segment through /media (today).
 //   redirect: with MEDIA_PUBLIC_URL=<S3_ENDPOINT>/<bucket>; every segment asked of /media, which
 //             answers 302, and fetched from the bucket (a client that addresses each file by the
@@ -17,11 +18,19 @@
 // RSS growth (VmRSS every 50 ms) over the round. Every answer's length is checked, and every 8th
 // answer's bytes. Medians of MEDIA_SERVE_ROUNDS (3) interleaved rounds.
 import { randomFillSync } from 'node:crypto'
-import type { S3Config } from '../src/config.ts'
-import { s3Storage } from '../src/storage/s3.ts'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import { videos } from '../db/schema.ts'
+import type { MediaProbe } from '../src/videos/job.ts'
+import { markReady } from '../src/videos/rows.ts'
+import { fixtures } from '../testkit/media.ts'
 import { memoryOf, sampleRss } from '../testkit/process-memory.ts'
+import { onServer } from '../testkit/ready.ts'
 import { dropBucket, makeBucket, publishPublicPrefixes, s3Available } from '../testkit/s3.ts'
-import { startServer } from '../testkit/server.ts'
+import { type E2EServer, startServer } from '../testkit/server.ts'
+import { uploadVideo } from '../testkit/upload.ts'
 
 const MiB = 1024 * 1024
 const MB = 1e6
@@ -50,23 +59,20 @@ async function cpuMs(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS
 }
 
-const folder = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
 const segmentName = (i: number) => `seg_${String(i).padStart(3, '0')}.m4s`
 const segments: Uint8Array[] = []
+for (let i = 0; i < SEGMENTS; i++) {
+  const bytes = new Uint8Array(SEGMENT_BYTES)
+  randomFillSync(bytes)
+  segments.push(bytes)
+}
 
-/** The folder's objects: an init segment, the segments, a rendition playlist, a master playlist. */
-async function fillBucket(bucket: S3Config) {
-  const storage = s3Storage(bucket)
-  const base = `streams/${folder}`
-  const put = (key: string, bytes: Uint8Array<ArrayBuffer> | string, type: string) =>
-    storage.write(key, new Response(bytes).body!, { type })
-  for (let i = 0; i < SEGMENTS; i++) {
-    const bytes = new Uint8Array(SEGMENT_BYTES)
-    randomFillSync(bytes)
-    segments.push(bytes)
-    await put(`${base}/1080p/${segmentName(i)}`, bytes, 'video/iso.segment')
-  }
-  await put(`${base}/1080p/init.mp4`, new Uint8Array(1000), 'video/mp4')
+/** A run's outputs on disk: an init segment, the segments, a rendition playlist, a master. */
+async function writeOutputs(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'media-serve-'))
+  const put = (path: string, bytes: Uint8Array | string) => Bun.write(join(dir, path), bytes)
+  for (let i = 0; i < SEGMENTS; i++) await put(`1080p/${segmentName(i)}`, segments[i]!)
+  await put('1080p/init.mp4', new Uint8Array(1000))
   const index = [
     '#EXTM3U',
     '#EXT-X-VERSION:7',
@@ -76,14 +82,65 @@ async function fillBucket(bucket: S3Config) {
     '#EXT-X-ENDLIST',
     '',
   ].join('\n')
-  await put(`${base}/1080p/index.m3u8`, index, 'application/vnd.apple.mpegurl')
+  await put('1080p/index.m3u8', index)
   const master = [
     '#EXTM3U',
     '#EXT-X-STREAM-INF:BANDWIDTH=5000000,RESOLUTION=1920x1080',
     '1080p/index.m3u8',
     '',
   ].join('\n')
-  await put(`${base}/master.m3u8`, master, 'application/vnd.apple.mpegurl')
+  await put('master.m3u8', master)
+  return dir
+}
+
+const PROBE: MediaProbe = {
+  duration: SEGMENTS * 4,
+  width: 1920,
+  height: 1080,
+  frameRate: 25,
+  videoCodec: 'h264',
+  audioCodec: null,
+  bitrate: 5_000_000,
+  hasAudio: false,
+}
+
+/**
+ * One work on `server` whose streams are the outputs in `outDir`, stored in the bucket by the
+ * pipeline's own write; returns its stream folder once the server's public list names it.
+ */
+async function readyWork(server: E2EServer, outDir: string): Promise<string> {
+  const { token } = await server.apiLogin()
+  const video = await uploadVideo(server.url, token, `Bench ${server.url}`, await fixtures())
+  await onServer(server, async (db, store) => {
+    const [row] = await db
+      .select({ videoKey: videos.videoKey })
+      .from(videos)
+      .where(eq(videos.id, video._id))
+    const job = { videoId: video._id, sourceKey: row!.videoKey }
+    if (!(await markReady(db, store, job, outDir, PROBE, false))) throw new Error('not made ready')
+  })
+  for (let i = 0; i < 100; i++) {
+    const list = (await (await fetch(`${server.url}/api/public/videos`)).json()) as {
+      data: { videos: { hlsUrl: string | null }[] }
+    }
+    const folder = /^\/media\/([0-9a-f]{32})\//.exec(list.data.videos[0]?.hlsUrl ?? '')?.[1]
+    if (folder) return folder
+    await Bun.sleep(100)
+  }
+  throw new Error('the work never showed in the public list')
+}
+
+/** Waits until /media sends this folder's segments to the bucket's public copy. */
+async function untilRedirected(url: string, folder: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`${url}/media/${folder}/1080p/${segmentName(0)}`, {
+      redirect: 'manual',
+    })
+    await res.arrayBuffer()
+    if (res.status === 302) return
+    await Bun.sleep(100)
+  }
+  throw new Error('no public copy of the folder within a minute')
 }
 
 type Round = { ttfb: number[]; mbps: number; cpuMs: number; rssGrowth: number }
@@ -125,7 +182,7 @@ async function round(pid: number, urlOf: (i: number) => string): Promise<Round> 
 }
 
 /** The player's way: the master from the app (302), then relative URIs from where it landed. */
-async function hlsUrls(appUrl: string): Promise<(i: number) => string> {
+async function hlsUrls(appUrl: string, folder: string): Promise<(i: number) => string> {
   const master = await fetch(`${appUrl}/media/${folder}/master.m3u8`)
   if (master.status !== 200 || !master.redirected) throw new Error('master: no redirect')
   const rendition = (await master.text()).split('\n').find((l) => l.endsWith('.m3u8'))!
@@ -139,7 +196,7 @@ const bucket = await makeBucket()
 const results: Record<string, Round[]> = { stream: [], redirect: [], hls: [] }
 try {
   const publicUrl = await publishPublicPrefixes(bucket)
-  await fillBucket(bucket)
+  const outDir = await writeOutputs()
   const env = {
     S3_BUCKET: bucket.bucket,
     S3_ENDPOINT: bucket.endpoint ?? '',
@@ -150,20 +207,25 @@ try {
   const streaming = await startServer(env)
   const redirecting = await startServer({ ...env, MEDIA_PUBLIC_URL: publicUrl })
   try {
-    const appUrl = (url: string) => (i: number) => `${url}/media/${folder}/1080p/${segmentName(i)}`
+    const streamed = await readyWork(streaming, outDir)
+    const redirected = await readyWork(redirecting, outDir)
+    await untilRedirected(redirecting.url, redirected)
+    const appUrl = (url: string, folder: string) => (i: number) =>
+      `${url}/media/${folder}/1080p/${segmentName(i)}`
     // Warm-up: the SDK's first import, connections, the JIT.
-    await round(streaming.pid, appUrl(streaming.url))
-    await round(redirecting.pid, appUrl(redirecting.url))
+    await round(streaming.pid, appUrl(streaming.url, streamed))
+    await round(redirecting.pid, appUrl(redirecting.url, redirected))
     for (let r = 0; r < ROUNDS; r++) {
       const load = await loadavg()
-      results.stream!.push(await round(streaming.pid, appUrl(streaming.url)))
-      results.redirect!.push(await round(redirecting.pid, appUrl(redirecting.url)))
-      results.hls!.push(await round(redirecting.pid, await hlsUrls(redirecting.url)))
+      results.stream!.push(await round(streaming.pid, appUrl(streaming.url, streamed)))
+      results.redirect!.push(await round(redirecting.pid, appUrl(redirecting.url, redirected)))
+      results.hls!.push(await round(redirecting.pid, await hlsUrls(redirecting.url, redirected)))
       console.log(`round ${r + 1} of ${ROUNDS} (load average ${load} → ${await loadavg()})`)
     }
   } finally {
     await streaming.stop()
     await redirecting.stop()
+    await rm(outDir, { recursive: true, force: true })
   }
 } finally {
   await dropBucket(bucket)
