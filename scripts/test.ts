@@ -121,6 +121,7 @@ const storageTests = [
   'tests/processing/loudness-in-app.test.ts',
   'tests/processing/progress.test.ts',
   'tests/review-links/links.test.ts',
+  'tests/review-notes/notes.test.ts',
   'tests/site/content.test.ts',
   'tests/site/images.test.ts',
   'tests/site/svg-load.test.ts',

@@ -3,7 +3,7 @@
 import { expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 
-const dir = new URL('../db/migrations/', import.meta.url).pathname
+const dir = new URL('../../db/migrations/', import.meta.url).pathname
 type Entry = { idx: number; when: number; tag: string }
 const { entries } = (await Bun.file(`${dir}meta/_journal.json`).json()) as { entries: Entry[] }
 

@@ -3,6 +3,7 @@ import { activityRouter } from './activity.ts'
 import { adminsRouter } from './admins.ts'
 import { authRouter } from './auth.ts'
 import { reviewLinksRouter } from './review-links.ts'
+import { reviewNotesRouter } from './review-notes.ts'
 import { siteRouter } from './site.ts'
 import { videosRouter } from './videos.ts'
 
@@ -13,6 +14,7 @@ export const appRouter = router({
   site: siteRouter,
   activity: activityRouter,
   reviewLinks: reviewLinksRouter,
+  reviewNotes: reviewNotesRouter,
 })
 
 export type AppRouter = typeof appRouter
