@@ -168,6 +168,7 @@ const databaseKindTests = [
   'tests/cluster/read-cache.test.ts',
   'tests/cluster/rate-limits.test.ts',
   'tests/cluster/startup.test.ts',
+  'tests/cluster/review-notes.test.ts',
   // A transaction that would wait on another connection throws (a freeze on the embedded one).
   'tests/db/transactions.test.ts',
 ]
