@@ -125,3 +125,14 @@ export function timecode(seconds: number): string {
 /** "0:42" or "0:42–0:50". */
 export const noteTime = (note: { at: number; until: number | null }) =>
   note.until === null ? timecode(note.at) : `${timecode(note.at)}–${timecode(note.until)}`
+
+/** "0:42", "1:02:05" or "42.5" as seconds; null for anything else. The note form's time fields. */
+export function parseTimecode(text: string): number | null {
+  const value = text.trim()
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value)
+  const parts = /^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)$/.exec(value)
+  if (!parts) return null
+  const [, h = '0', m = '0', s = '0'] = parts
+  if (Number(s) >= 60 || (parts[1] !== undefined && Number(m) >= 60)) return null
+  return Number(h) * 3600 + Number(m) * 60 + Number(s)
+}
