@@ -106,11 +106,8 @@ export function createReviewNotesService(deps: {
   const changed = () => {
     version++
   }
-  const perAddress = new LimitStore(db).counter(
-    'review-notes',
-    reviewNoteLimits.perAddressHour,
-    60 * 60,
-  )
+  const limitStore = new LimitStore(db)
+  const perAddress = limitStore.counter('review-notes', reviewNoteLimits.perAddressHour, 60 * 60)
 
   async function repliesOf(noteIds: string[]): Promise<Map<string, NoteReplyView[]>> {
     const byNote = new Map<string, NoteReplyView[]>()
@@ -230,6 +227,8 @@ export function createReviewNotesService(deps: {
         .from(reviewNotes)
         .where(eq(reviewNotes.linkId, link.id))
       if (held >= reviewNoteLimits.perLink) throw new AppError('CONFLICT', tooManyOnLink)
+      // The counters' expired rows go now and then, as the sign-in limits' do.
+      await limitStore.sweepIfDue()
       try {
         await perAddress.consume(addressGroup(address))
       } catch (e) {
