@@ -9,12 +9,12 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { reviewLinks, reviewNotes } from '../../db/schema.ts'
-import { reviewNoteLimits } from '../../src/contract/review-note.ts'
+import { type AdminNoteView, reviewNoteLimits } from '../../src/contract/review-note.ts'
 import { DIGEST_WINDOW_MS } from '../../src/review-notes/digest.ts'
 import { callerAs } from '../../testkit/caller.ts'
 import { pollUntil } from '../../testkit/poll.ts'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
-import { ADMIN_EMAIL, startTestApp, type TestApp } from '../../testkit/test-app.ts'
+import { ADMIN_EMAIL, type Json, startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from '../../testkit/videos.ts'
 
 let t: TestApp
@@ -23,11 +23,7 @@ let token: string
 let videoId: string
 
 type Link = { id: string; path: string }
-type Answer = {
-  status: number
-  json: { status: string; data?: any; message?: string; field?: string }
-  headers: Headers
-}
+type Answer = { status: number; json: Json; headers: Headers }
 
 beforeAll(async () => {
   t = await startTestApp()
@@ -146,7 +142,7 @@ describe('a client’s notes', () => {
     // The secret is kept only as its hash.
     const rows = await t.app.database.db.select({ hash: reviewNotes.deviceHash }).from(reviewNotes)
     expect(rows.some((r) => r.hash === device)).toBe(false)
-  })
+  }, 30_000)
 
   test('every limit of a note is a 400 naming its field, never a 500', async () => {
     const link = await makeLink()
@@ -188,7 +184,7 @@ describe('a client’s notes', () => {
     const huge = await client(link, 'POST', '', { body: { ...note(), text: 'x'.repeat(20_000) } })
     expect(huge.status).toBe(413)
     expect((await client(link, 'GET')).json.data.notes).toHaveLength(1)
-  })
+  }, 30_000)
 
   test(`a link holds at most ${reviewNoteLimits.perLink} notes`, async () => {
     const link = await makeLink()
@@ -210,7 +206,7 @@ describe('a client’s notes', () => {
     expect(full.json.message).toMatch(/500 notes/)
     // Another link of the same work is not full.
     expect((await client(await makeLink(), 'POST', '', { body: note() })).status).toBe(201)
-  })
+  }, 30_000)
 
   test(`${reviewNoteLimits.perAddressHour} notes an hour from one address, then a 429 that says when`, async () => {
     const a = await makeLink()
@@ -230,7 +226,7 @@ describe('a client’s notes', () => {
     expect(retry).toBeLessThanOrEqual(60 * 60)
     // Another address is not held back.
     expect((await client(a, 'POST', '', { body: note(), ip: '192.0.2.8' })).status).toBe(201)
-  })
+  }, 30_000)
 
   test('only the device that wrote a note edits or deletes it, and only through its own link', async () => {
     const link = await makeLink()
@@ -283,7 +279,7 @@ describe('a client’s notes', () => {
       (await client(link, 'GET')).json.data.notes.map((n: { name: string }) => n.name),
     ).toEqual(['Bo'])
     expect((await client(link, 'PUT', `/${id}`, { body: {}, device })).status).toBe(405)
-  })
+  }, 30_000)
 
   test('a revoked or expired link answers 410 for its notes; an unknown token 404', async () => {
     const link = await makeLink()
@@ -312,7 +308,7 @@ describe('a client’s notes', () => {
     expect((await client(expiring, 'POST', '', { body: note() })).status).toBe(410)
     const unknown = await client({ id: '', path: `/r/${'A'.repeat(43)}` }, 'GET')
     expect(unknown.status).toBe(404)
-  })
+  }, 30_000)
 
   test('a link with a password: its notes need its cookie, and another link’s cookie opens nothing', async () => {
     const a = await makeLink({ password: 'pass-a-123' })
@@ -336,7 +332,7 @@ describe('a client’s notes', () => {
     expect((await client(a, 'POST', '', { body: note(), cookie: cookieA })).status).toBe(201)
     expect((await client(a, 'GET', '', { cookie: cookieA })).json.data.notes).toHaveLength(1)
     expect((await client(a, 'GET', '', { cookie: cookieB })).status).toBe(401)
-  })
+  }, 30_000)
 })
 
 describe('the studio’s side', () => {
@@ -350,7 +346,12 @@ describe('the studio’s side', () => {
     const all = await t.call('GET', `/api/videos/${videoId}/notes`, { token })
     expect(all.status).toBe(200)
     expect(
-      all.json.data.notes.map((n: any) => [n._id === n.id, n.text, n.link.id, n.link.note]),
+      all.json.data.notes.map((n: AdminNoteView & { _id: string }) => [
+        n._id === n.id,
+        n.text,
+        n.link.id,
+        n.link.note,
+      ]),
     ).toEqual([
       [true, 'Darker', b.id, null],
       [true, 'Louder', a.id, 'Acme'],
@@ -405,7 +406,7 @@ describe('the studio’s side', () => {
       (e: { kind: string }) => e.kind === 'reviewNote.resolve',
     )
     expect(entry.summary).toContain('“Notes Work”')
-  })
+  }, 30_000)
 
   test('refusals: bad filters and replies, unknown notes and works, another work’s note, no session', async () => {
     const link = await makeLink()
@@ -431,7 +432,7 @@ describe('the studio’s side', () => {
     expect((await t.call('GET', `/api/videos/${videoId}/notes`)).status).toBe(401)
     const anon = await callerAs(t.app.services, null)
     await expect(anon.reviewNotes.list({ videoId })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
-  })
+  }, 30_000)
 
   test('the same through tRPC procedures', async () => {
     const link = await makeLink()
@@ -443,7 +444,7 @@ describe('the studio’s side', () => {
     const { changed } = await caller.reviewNotes.setResolved({ videoId, noteId, resolved: true })
     expect(changed).toBe(true)
     expect(await caller.reviewNotes.list({ videoId, state: 'open' })).toEqual([])
-  })
+  }, 30_000)
 
   test('admins’ video answers count open notes (REST and tRPC, the cached list too)', async () => {
     const link = await makeLink()
@@ -471,7 +472,7 @@ describe('the studio’s side', () => {
     // Visitors never get it.
     const pub = await t.call('GET', '/api/public/videos')
     expect(JSON.stringify(pub.json)).not.toContain('openNotes')
-  })
+  }, 30_000)
 })
 
 describe('the maker’s e-mail digest', () => {
@@ -527,5 +528,5 @@ describe('the maker’s e-mail digest', () => {
     expect(await t.app.services.noteDigests.send(new Date(Date.now() + 3 * DIGEST_WINDOW_MS))).toBe(
       0,
     )
-  })
+  }, 30_000)
 })
