@@ -294,7 +294,8 @@ function OpenNotes({ video }: { video: Video }) {
       params={{ id: video._id }}
       aria-label={`${open} open note${open === 1 ? '' : 's'}: review ${video.title}`}
       className={cn(
-        'mt-1 inline-flex min-h-6 items-center rounded-full text-xs hover:underline focus-visible:outline-2 focus-visible:outline-accent',
+        // A 44 px target on the cards (below md), a compact line in the table.
+        'mt-1 inline-flex min-h-11 min-w-11 items-center rounded-full text-xs hover:underline focus-visible:outline-2 focus-visible:outline-accent md:min-h-6 md:min-w-0',
         open > 0
           ? 'bg-amber-100 px-2 font-semibold text-amber-900 dark:bg-amber-400/20 dark:text-amber-200'
           : 'text-zinc-500 dark:text-zinc-400',
