@@ -113,14 +113,16 @@ export function createNoteDigests(deps: {
     return sent
   }
 
+  /** One round now (rounds never overlap in one process); answers how many digests went out. */
+  function send(now?: Date): Promise<number> {
+    running ??= round(now).finally(() => {
+      running = null
+    })
+    return running
+  }
+
   return {
-    /** One round now (rounds never overlap in one process); answers how many digests went out. */
-    send(now?: Date): Promise<number> {
-      running ??= round(now).finally(() => {
-        running = null
-      })
-      return running
-    },
+    send,
 
     /**
      * Rounds every `everyMs` without keeping the process alive; returns the stop, which waits for
@@ -128,7 +130,7 @@ export function createNoteDigests(deps: {
      */
     start(everyMs = DIGEST_ROUND_MS): () => Promise<void> {
       const timer = setInterval(() => {
-        this.send().catch((error) => logUnexpected('review notes: digest round', error))
+        send().catch((error) => logUnexpected('review notes: digest round', error))
       }, everyMs)
       timer.unref()
       return async () => {

@@ -187,6 +187,25 @@ export function createReviewNotesService(deps: {
     })
   }
 
+  async function adminNote(videoId: string, noteId: string): Promise<AdminNoteView> {
+    const [view] = await adminViews(
+      and(eq(reviewNotes.videoId, videoId), eq(reviewNotes.id, noteId)),
+    )
+    if (!view) throw new AppError('NOT_FOUND', NOTE_NOT_FOUND)
+    return view
+  }
+
+  /** Open notes per work, for the works named (absent: none). */
+  async function openCounts(videoIds: string[]): Promise<Map<string, number>> {
+    if (videoIds.length === 0) return new Map()
+    const rows = await db
+      .select({ videoId: reviewNotes.videoId, open: count() })
+      .from(reviewNotes)
+      .where(and(inArray(reviewNotes.videoId, videoIds), isNull(reviewNotes.resolvedAt)))
+      .groupBy(reviewNotes.videoId)
+    return new Map(rows.map((r) => [r.videoId, r.open]))
+  }
+
   return {
     /** A counter that moves with every change to the notes (admins' answers count them). */
     version: () => version,
@@ -321,21 +340,15 @@ export function createReviewNotesService(deps: {
     },
 
     /** One note of the work as admins see it; 404 when it is not that work's. */
-    async get(videoId: string, noteId: string): Promise<AdminNoteView> {
-      const [view] = await adminViews(
-        and(eq(reviewNotes.videoId, videoId), eq(reviewNotes.id, noteId)),
-      )
-      if (!view) throw new AppError('NOT_FOUND', NOTE_NOT_FOUND)
-      return view
-    },
+    get: adminNote,
 
     async reply(
       input: { videoId: string; noteId: string; text: string },
       author: string,
     ): Promise<AdminNoteView> {
-      const note = await this.get(input.videoId, input.noteId)
+      const note = await adminNote(input.videoId, input.noteId)
       await db.insert(reviewNoteReplies).values({ noteId: note.id, text: input.text, author })
-      return this.get(input.videoId, input.noteId)
+      return adminNote(input.videoId, input.noteId)
     },
 
     /** `changed`: false when the note already was so (nothing done). */
@@ -343,7 +356,7 @@ export function createReviewNotesService(deps: {
       input: { videoId: string; noteId: string; resolved: boolean },
       by: string,
     ): Promise<{ note: AdminNoteView; changed: boolean }> {
-      const note = await this.get(input.videoId, input.noteId)
+      const note = await adminNote(input.videoId, input.noteId)
       const updated = await db
         .update(reviewNotes)
         .set(
@@ -359,25 +372,16 @@ export function createReviewNotesService(deps: {
         )
         .returning({ id: reviewNotes.id })
       if (updated.length > 0) changed()
-      return { note: await this.get(input.videoId, input.noteId), changed: updated.length > 0 }
+      return { note: await adminNote(input.videoId, input.noteId), changed: updated.length > 0 }
     },
 
-    /** Open notes per work, for the works named (absent: none). */
-    async openCounts(videoIds: string[]): Promise<Map<string, number>> {
-      if (videoIds.length === 0) return new Map()
-      const rows = await db
-        .select({ videoId: reviewNotes.videoId, open: count() })
-        .from(reviewNotes)
-        .where(and(inArray(reviewNotes.videoId, videoIds), isNull(reviewNotes.resolvedAt)))
-        .groupBy(reviewNotes.videoId)
-      return new Map(rows.map((r) => [r.videoId, r.open]))
-    },
+    openCounts,
 
     /** Admins' video answers with each work's `openNotes`. */
     async withOpenNotes<V extends { _id: string }>(
       videos: V[],
     ): Promise<(V & { openNotes: number })[]> {
-      const counts = await this.openCounts(videos.map((v) => v._id))
+      const counts = await openCounts(videos.map((v) => v._id))
       return videos.map((v) => ({ ...v, openNotes: counts.get(v._id) ?? 0 }))
     },
   }
