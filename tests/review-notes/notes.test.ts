@@ -405,7 +405,7 @@ describe('the studio’s side', () => {
     const entry = log.json.data.entries.find(
       (e: { kind: string }) => e.kind === 'reviewNote.resolve',
     )
-    expect(entry.summary).toContain('“Notes Work”')
+    expect(entry.summary).toBe('Resolved a note by Ada at 0:00 on “Notes Work”')
   }, 30_000)
 
   test('refusals: bad filters and replies, unknown notes and works, another work’s note, no session', async () => {

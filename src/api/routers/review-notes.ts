@@ -3,7 +3,12 @@
 // same procedures. Resolutions are recorded in the activity log; clients' notes and replies are
 // the conversation itself, not admin actions on the site, and are not.
 import type { z } from 'zod'
-import { listNotesSchema, replyNoteSchema, resolveNoteSchema } from '../../contract/review-note.ts'
+import {
+  listNotesSchema,
+  noteTime,
+  replyNoteSchema,
+  resolveNoteSchema,
+} from '../../contract/review-note.ts'
 import { type Answer, quoted, recorded, titleOf, unrecorded } from '../activity.ts'
 import { authedProcedure, router } from '../trpc.ts'
 
@@ -30,7 +35,7 @@ export const reviewNotesRouter = router({
           output.changed
             ? {
                 kind: input.resolved ? 'reviewNote.resolve' : 'reviewNote.reopen',
-                summary: `${input.resolved ? 'Resolved' : 'Reopened'} a note by ${output.note.name} at ${output.note.at.toFixed(1)} s on ${quoted(titleOf(before))}`,
+                summary: `${input.resolved ? 'Resolved' : 'Reopened'} a note by ${output.note.name} at ${noteTime(output.note)} on ${quoted(titleOf(before))}`,
                 target: { id: input.videoId, title: titleOf(before) },
               }
             : null,
