@@ -11,6 +11,15 @@ import type { Db } from '../db/database.ts'
 import { logUnexpected } from '../db/errors.ts'
 import type { Mailer } from '../mail/mailer.ts'
 
+/** A link deleted (with its work) between the round's read and its claim: nothing to send. */
+function isForeignKeyViolation(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Object && depth < 4; depth++) {
+    if ((e as { code?: unknown }).code === '23503') return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
+}
+
 export const DIGEST_WINDOW_MS = 10 * 60_000
 export const DIGEST_ROUND_MS = 30_000
 
@@ -55,13 +64,19 @@ export function createNoteDigests(deps: {
       // The maker is mailed only while an admin: a deleted admin's address gets nothing.
       .leftJoin(admins, sql`lower(${admins.email}) = lower(${reviewLinks.createdBy})`)
       .where(eq(reviewLinks.id, linkId))
-    if (!(await claim(linkId, now))) return false
+    // Gone with its work meanwhile: its notes went with it.
+    if (!link) return false
+    const claimed = await claim(linkId, now).catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) return false
+      throw error
+    })
+    if (!claimed) return false
     const notes = await db
       .update(reviewNotes)
       .set({ digestedAt: now })
       .where(and(eq(reviewNotes.linkId, linkId), isNull(reviewNotes.digestedAt)))
       .returning()
-    if (notes.length === 0 || !link?.maker) return false
+    if (notes.length === 0 || !link.maker) return false
     notes.sort((a, b) => a.atMs - b.atMs || a.createdAt.getTime() - b.createdAt.getTime())
     const reviewUrl = `${base}/dashboard/videos/${link.videoId}/review`
     const lines = notes.map((n) => {
@@ -109,7 +124,14 @@ export function createNoteDigests(deps: {
       .where(isNull(reviewNotes.digestedAt))
       .orderBy(asc(reviewNotes.linkId))
     let sent = 0
-    for (const { linkId } of links) if (await sendFor(linkId, now)) sent++
+    for (const { linkId } of links) {
+      // One link's failure is logged and leaves the others' digests going.
+      const done = await sendFor(linkId, now).catch((error: unknown) => {
+        logUnexpected('review notes: digest', error)
+        return false
+      })
+      if (done) sent++
+    }
     return sent
   }
 

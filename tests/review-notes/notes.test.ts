@@ -529,4 +529,28 @@ describe('the maker’s e-mail digest', () => {
       0,
     )
   }, 30_000)
+
+  test('the digest goes to the admin who made the link, and to nobody once that admin is deleted', async () => {
+    const editor = await t.createAdmin('Editor', token)
+    const made = await t.call('POST', `/api/videos/${videoId}/links`, {
+      token: editor.token,
+      body: {},
+    })
+    const link = { id: made.json.data.link.id, path: new URL(made.json.data.link.url).pathname }
+    const before = (await mails()).length
+    await client(link, 'POST', '', { body: note() })
+    const sent = await pollUntil(mails, (m) => m.length > before, {
+      what: 'the digest to the editor',
+      timeoutMs: 10_000,
+      everyMs: 100,
+    })
+    expect(sent.at(-1)!.to).toBe(editor.email)
+
+    expect((await t.call('DELETE', `/api/admins/${editor.id}`, { token })).status).toBe(200)
+    await client(link, 'POST', '', { body: note({ text: 'Anyone there?' }) })
+    expect(
+      await t.app.services.noteDigests.send(new Date(Date.now() + DIGEST_WINDOW_MS + 1000)),
+    ).toBe(0)
+    expect((await mails()).length).toBe(before + 1)
+  }, 30_000)
 })
