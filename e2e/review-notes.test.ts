@@ -15,6 +15,7 @@ import { makeSampleMedia, seedVideos } from '../testkit/sample-videos.ts'
 import { type E2EServer, startServer } from '../testkit/server.ts'
 import { axeViolations, describeViolations } from './support/axe.ts'
 import { openPage, openSignedInPage } from './support/browser.ts'
+import { saveScreenshot } from './support/screenshots.ts'
 
 let server: E2EServer
 let browser: Browser
@@ -152,6 +153,7 @@ describe.each([
     await page.keyboard.press('Enter')
     await seekedTo(page, work.title, 3, 5)
     expect(describeViolations(await axeViolations(page))).toBe('')
+    await saveScreenshot(page, 'review-notes-client', { theme: 'dark', fullPage: true })
 
     // The admin's page shows both within 5 s, without a reload, with the link they came through.
     const started = performance.now()
@@ -174,6 +176,7 @@ describe.each([
     await card.getByRole('button', { name: /^Resolve/ }).click()
     await card.getByText('Resolved by owner').waitFor()
     await card.getByRole('button', { name: /^Reopen/ }).waitFor()
+    await saveScreenshot(admin.page, 'review-notes-dashboard', { theme: 'light', fullPage: true })
 
     // The client reloads and sees the studio's reply under the note, marked resolved.
     await page.reload()
