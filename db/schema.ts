@@ -422,3 +422,68 @@ export const reviewLinkOpens = pgTable(
 )
 
 export type ReviewLinkRow = typeof reviewLinks.$inferSelect
+
+/**
+ * A client's time-coded note on a work, made through one review link (docs/review.md). `at_ms`
+ * and `until_ms` (a range, when given) are milliseconds into the version it was made on:
+ * `version_number` is that version's number, kept even once the version itself is gone, and
+ * `version_id` names it while it exists (no foreign key, so deleting a version keeps its notes).
+ * `device_hash` is the SHA-256 of the secret the client's browser holds for its own notes;
+ * `digested_at` says the note went out in the link maker's e-mail digest.
+ */
+export const reviewNotes = pgTable(
+  'review_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => reviewLinks.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    // The version it was made on; null once that version is deleted (the number stays).
+    versionId: uuid('version_id').references(() => videoVersions.id, { onDelete: 'set null' }),
+    versionNumber: integer('version_number').notNull(),
+    atMs: integer('at_ms').notNull(),
+    untilMs: integer('until_ms'),
+    name: text('name').notNull(),
+    text: text('text').notNull(),
+    deviceHash: text('device_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: text('resolved_by'),
+    digestedAt: timestamp('digested_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('review_notes_link_idx').on(t.linkId, t.atMs),
+    index('review_notes_video_idx').on(t.videoId, t.atMs),
+    index('review_notes_undigested_idx').on(t.linkId).where(sql`${t.digestedAt} is null`),
+    check('review_notes_range_check', sql`${t.untilMs} is null or ${t.untilMs} > ${t.atMs}`),
+  ],
+)
+
+/** The studio's answer to a note; `author` is the admin's name at the time. */
+export const reviewNoteReplies = pgTable(
+  'review_note_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    noteId: uuid('note_id')
+      .notNull()
+      .references(() => reviewNotes.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    author: text('author').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('review_note_replies_note_idx').on(t.noteId, t.createdAt)],
+)
+
+/** When a link's maker was last mailed its new notes: one digest per link per window. */
+export const reviewNoteDigests = pgTable('review_note_digests', {
+  linkId: uuid('link_id')
+    .primaryKey()
+    .references(() => reviewLinks.id, { onDelete: 'cascade' }),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+})
+
+export type ReviewNoteRow = typeof reviewNotes.$inferSelect

@@ -104,8 +104,8 @@ describe('a Manage card on a phone', () => {
         expect(cards.length).toBe(TITLES.length)
         for (const { card, overflows, targets } of cards) {
           expect(overflows).toBe(false)
-          // Play, select, publish, reorder, edit, share privately, delete.
-          expect(targets.length).toBe(7)
+          // Play, open notes, select, publish, reorder, edit, share privately, delete.
+          expect(targets.length).toBe(8)
           for (const t of targets) {
             const size = { name: t.name, width: t.right - t.left, height: t.bottom - t.top }
             expect(size.width).toBeGreaterThanOrEqual(MIN_TARGET)

@@ -124,6 +124,7 @@ const storageTests = [
   'tests/processing/progress.test.ts',
   'tests/processing/versions.test.ts',
   'tests/review-links/links.test.ts',
+  'tests/review-notes/notes.test.ts',
   'tests/site/content.test.ts',
   'tests/site/images.test.ts',
   'tests/site/svg-load.test.ts',
@@ -175,6 +176,7 @@ const databaseKindTests = [
   'tests/cluster/read-cache.test.ts',
   'tests/cluster/rate-limits.test.ts',
   'tests/cluster/startup.test.ts',
+  'tests/cluster/review-notes.test.ts',
   // A transaction that would wait on another connection throws (a freeze on the embedded one).
   'tests/db/transactions.test.ts',
 ]

@@ -69,6 +69,8 @@ export async function createApp(config: Config): Promise<App> {
   let stopHousekeeping: () => void
   let stopProcessing: () => void
   let stopSiteWatch: () => void
+  let stopDigests: () => Promise<void>
+  let stopNoteWatch: () => void
   try {
     // Servers starting at once on an empty database would each create the first admin.
     await duringStartup(database, () => ensureFirstAdmin(config, services))
@@ -91,6 +93,9 @@ export async function createApp(config: Config): Promise<App> {
     })
     // A save on another server sharing the database shows here within about a second.
     stopSiteWatch = watchSiteChanges(database.db, services.site.invalidate)
+    // Notes that arrived inside a link's digest window go out once it has passed.
+    stopDigests = services.noteDigests.start()
+    stopNoteWatch = services.reviewNotes.watch()
   } catch (e) {
     await queue.stop()
     await database.close()
@@ -106,6 +111,8 @@ export async function createApp(config: Config): Promise<App> {
       stopHousekeeping()
       stopProcessing()
       stopSiteWatch()
+      await stopDigests()
+      stopNoteWatch()
       await services.publicCopies.stop()
       // Before the database: a running job is failed for a later retry and its ffmpeg killed.
       await queue.stop()

@@ -22,6 +22,16 @@ export class AppError extends TRPCError {
   }
 }
 
+/** A refusal for now (a rate limit): the client may try again after `seconds` (Retry-After). */
+export class TryLater extends AppError {
+  constructor(
+    message: string,
+    readonly seconds: number,
+  ) {
+    super('TOO_MANY_REQUESTS', message)
+  }
+}
+
 export type PublicError = {
   status: number
   message: string
@@ -46,6 +56,7 @@ export function toPublicError(error: unknown): PublicError {
       status: getHTTPStatusCodeFromError(error),
       message: error.message,
       ...(error.field ? { field: error.field } : {}),
+      ...(error instanceof TryLater ? { retryAfter: error.seconds } : {}),
     }
   }
   if (error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR') {

@@ -12,6 +12,8 @@ import type { Database } from './db/database.ts'
 import { createMailer } from './mail/mailer.ts'
 import type { MediaQueue } from './processing/queue.ts'
 import { createReviewLinksService } from './review-links/links.ts'
+import { createNoteDigests } from './review-notes/digest.ts'
+import { createReviewNotesService } from './review-notes/notes.ts'
 import { createMasterLinks } from './signing/master-links.ts'
 import { createMediaPrefixes } from './signing/media-prefixes.ts'
 import type { ServerKeys } from './signing/server-keys.ts'
@@ -64,6 +66,7 @@ export function createServices(
     imagesChanged: publicCopies.schedule,
   })
   const activity = createActivityService(database.db)
+  const noteDigests = createNoteDigests({ db: database.db, mailer, publicUrl: config.publicUrl })
   return {
     auth,
     /** The session behind a request, and the one guard of entries outside tRPC. */
@@ -94,6 +97,17 @@ export function createServices(
       publicUrl: config.publicUrl,
       key: keys['review-links'],
     }),
+    /** Clients' time-coded notes through review links, and the studio's replies (docs/review.md). */
+    reviewNotes: createReviewNotesService({
+      db: database.db,
+      videos,
+      // A new note may open its link's digest window at once; a failure waits for the next round.
+      noted: () => {
+        noteDigests.send().catch((error) => console.error('[review notes] digest failed', error))
+      },
+    }),
+    /** The e-mail digests of new notes to each link's maker. */
+    noteDigests,
     /**
      * The public page's editable content and its images
      * (docs/decisions/037-site-content-as-versions.md).

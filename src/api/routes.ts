@@ -128,10 +128,14 @@ export function createPaths(deps: {
   }
 
   // A stored answer gets the Cache-Control its caller asks for; refusals on the way are not kept.
-  const answers = new AnswerCache(services.videos.version, {
-    finish: (res) => security.secure(res, NO_STORE),
-    served: markSecured,
-  })
+  // Admins' video answers count open notes: a note moves the version as a video change does.
+  const answers = new AnswerCache(
+    () => services.videos.version() + services.reviewNotes.version(),
+    {
+      finish: (res) => security.secure(res, NO_STORE),
+      served: markSecured,
+    },
+  )
 
   /**
    * GET queries whose procedures declare `cache: 'videos'` depend only on their URL and the
@@ -162,6 +166,7 @@ export function createPaths(deps: {
 
   const reviewPages = createReviewPages({
     links: services.reviewLinks,
+    notes: services.reviewNotes,
     captions: captionsOf,
     pages,
     store: services.media,

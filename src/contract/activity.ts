@@ -26,6 +26,8 @@ export const activityKinds = {
   'reviewLink.create': 'Review link made',
   'reviewLink.revoke': 'Review link revoked',
   'reviewLink.open': 'Review link opened',
+  'reviewNote.resolve': 'Review note resolved',
+  'reviewNote.reopen': 'Review note reopened',
   other: 'Other',
 } as const
 export type ActivityKind = keyof typeof activityKinds

@@ -21,6 +21,7 @@ export const APP_PATHS = {
   admins: '/dashboard/admins',
   site: '/dashboard/site',
   activity: '/dashboard/activity',
+  review: '/dashboard/videos/$id/review',
 } as const
 
 const APP_PATH = new RegExp(

@@ -39,6 +39,19 @@ export const watchSiteChanges = (db: Db, onChange: () => void, everyMs = WATCH_E
     everyMs,
   )
 
+/**
+ * Calls `onChange` when clients' notes or their resolutions move (a note taken by another
+ * server): admins' video answers count open notes. Returns the stop.
+ */
+export const watchNoteChanges = (db: Db, onChange: () => void, everyMs = WATCH_EVERY_MS) =>
+  watchFingerprint(
+    db,
+    sql`select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) as fingerprint
+          from review_notes`,
+    onChange,
+    everyMs,
+  )
+
 function watchFingerprint(db: Db, query: SQL, onChange: () => void, everyMs: number) {
   let last: string | undefined
   let busy = false

@@ -17,12 +17,14 @@ import { reviewLinkGoneMessage } from '../contract/review-link.ts'
 import { readCapped } from '../http/body.ts'
 import { firstSegment, methodNotAllowed, servePrivate } from '../media/serve.ts'
 import { type PlayableVideo, playable, type ReviewLinksService } from '../review-links/links.ts'
+import type { ReviewNotesService } from '../review-notes/notes.ts'
 import type { MediaStore } from '../storage/store.ts'
 import type { CaptionsLookup } from '../videos/captions.ts'
 import { moveMediaUrls, type PublicVideoView } from '../videos/index.ts'
 import type { PublicPages } from './public.ts'
+import { createReviewNotePaths, NOTES_PATH } from './review-notes.ts'
 
-const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+|state|wait\.js))?\/?$/
+const REVIEW_PATH = /^\/r\/([^/]+)(?:\/(media\/.+|state|wait\.js|notes(?:\/[^/]+)?))?\/?$/
 export const PASS_COOKIE = 'review_pass'
 /** Every refusal and every page takes at least this long: a known token's work hides in it. */
 export const ANSWER_FLOOR_MS = 40
@@ -31,6 +33,7 @@ const NOT_FOUND_MESSAGE = 'This link does not exist. Check the address, or ask t
 
 type Deps = {
   links: ReviewLinksService
+  notes: ReviewNotesService
   /** The caption tracks of a stream folder (its master's SUBTITLES group). */
   captions: CaptionsLookup
   pages: Pick<PublicPages, 'review'>
@@ -182,6 +185,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export function createReviewPages(deps: Deps) {
   const secure = deps.publicUrl.startsWith('https:')
+  const notePaths = createReviewNotePaths({ links: deps.links, notes: deps.notes })
 
   function passCookie(token: string, link: ReviewLinkRow, value: string): string {
     const parts = [
@@ -316,6 +320,13 @@ export function createReviewPages(deps: Deps) {
       return res
     }
     const [, token = '', rest] = match
+    const notes = rest ? NOTES_PATH.exec(rest) : null
+    if (notes) {
+      // Refusals padded as the page's: a known token's notes hide in the same floor.
+      const found = await deps.links.resolve(token)
+      const res = await notePaths.handle(req, found, notes[1], cookieOf(req, PASS_COOKIE), address)
+      return found.state === 'active' ? res : padded(res)
+    }
     const isRead = req.method === 'GET' || req.method === 'HEAD'
     if (!isRead && !(req.method === 'POST' && !rest)) return methodNotAllowed()
     const found = await deps.links.resolve(token)

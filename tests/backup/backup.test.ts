@@ -92,6 +92,17 @@ async function works(fetch: Fetch, token?: string): Promise<Work[]> {
   return list.toSorted((a, b) => a._id.localeCompare(b._id))
 }
 
+/** A work's notes as admins list them. */
+async function notesOf(fetch: Fetch, token: string, id: string): Promise<unknown[]> {
+  const res = await fetch(`/api/videos/${id}/notes`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  expect(res.status).toBe(200)
+  const { notes } = ((await res.json()) as { data: { notes: unknown[] } }).data
+  expect(notes).toHaveLength(2)
+  return notes
+}
+
 const named = (list: Work[]) =>
   list.map(({ _id, title, slug, captions }) => ({ _id, title, slug, captions }))
 const sha = (bytes: ArrayBuffer) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
@@ -293,6 +304,8 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
   let publicBefore: Work[]
   let adminBefore: Work[]
   let waiting: string
+  let readyId: string
+  let notesBefore: unknown[]
   const targets: TestDatabase[] = []
   const s3 = s3Available()
   const pairing = serverUrl ? 'PostgreSQL, media in a bucket' : 'embedded, media on disk'
@@ -321,6 +334,49 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
       body: captions,
     })
     expect(added.status).toBe(201)
+    readyId = ready._id
+    // A client's notes through a review link, one answered and resolved: they go with the backup.
+    const made = await fetch(`/api/videos/${ready._id}/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ note: 'Client' }),
+    })
+    const linkPath = new URL(
+      ((await made.json()) as { data: { link: { url: string } } }).data.link.url,
+    ).pathname
+    const noteIds: string[] = []
+    for (const body of [
+      { at: 0.2, until: 0.6, text: 'Swell here', name: 'Ada' },
+      { at: 0.8, text: 'Logo too loud', name: 'Ada' },
+    ]) {
+      const res = await fetch(`${linkPath}/notes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      expect(res.status).toBe(201)
+      noteIds.push(((await res.json()) as { data: { note: { id: string } } }).data.note.id)
+    }
+    const admin = { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }
+    const notePath = `/api/videos/${ready._id}/notes/${noteIds[1]}`
+    expect(
+      (
+        await fetch(`${notePath}/replies`, {
+          method: 'POST',
+          headers: admin,
+          body: '{"text":"Fixed"}',
+        })
+      ).status,
+    ).toBe(201)
+    expect(
+      (
+        await fetch(`${notePath}/resolved`, {
+          method: 'PUT',
+          headers: admin,
+          body: '{"resolved":true}',
+        })
+      ).status,
+    ).toBe(200)
     // Taken while this one waits for (or is in) processing, and a tus upload is half sent.
     const longer = await makeClip(scratch, 'longer.mp4', { seconds: 3, width: 320, height: 180 })
     waiting = (await uploadVideo(fetch, owner, longer, 'Waiting work'))._id
@@ -338,6 +394,7 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     manifest = await backup({ config: source.config, file: archive })
     publicBefore = await works(fetch)
     adminBefore = await works(fetch, owner)
+    notesBefore = await notesOf(fetch, owner, readyId)
   }, 180_000)
 
   afterAll(async () => {
@@ -352,7 +409,14 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
     expect(manifest.app.schema).toBe(knownSchemas().at(-1)!)
     expect(manifest.database).toBe(serverUrl ? 'postgresql' : 'embedded')
     const rows = Object.fromEntries(manifest.tables.map((t) => [t.name, t.rows]))
-    expect(rows).toMatchObject({ admins: 2, videos: 2, video_captions: 1 })
+    expect(rows).toMatchObject({
+      admins: 2,
+      videos: 2,
+      video_captions: 1,
+      review_links: 1,
+      review_notes: 2,
+      review_note_replies: 1,
+    })
     expect(Object.keys(rows)).not.toContain('sessions')
     expect(Object.keys(rows)).not.toContain('rate_limits')
     expect(manifest.missing).toEqual([])
@@ -386,6 +450,8 @@ describe(`a backup of a running site (${serverUrl ? 'PostgreSQL' : 'embedded'})`
       await login(site.fetch, ADMIN_EMAIL, ADMIN_PASSWORD)
       expect(named(await works(site.fetch))).toEqual(named(publicBefore))
       expect(named(await works(site.fetch, editor))).toEqual(named(adminBefore))
+      // The notes, their replies and resolutions, with the link each came through.
+      expect(await notesOf(site.fetch, editor, readyId)).toEqual(notesBefore)
       // Every object, byte for byte, and what visitors load of each processed work.
       const storage = await openStorage(site.config)
       for (const object of manifest.objects) {

@@ -7,10 +7,14 @@ export type { AppRouter }
 
 type Outputs = inferRouterOutputs<AppRouter>
 export type User = Outputs['auth']['login']['user']
-export type Video = Outputs['videos']['list']['videos'][number]
+type ListedVideo = Outputs['videos']['list']['videos'][number]
+/** A work as the dashboard holds it; `openNotes` comes with reads, not with a change's answer. */
+export type Video = Omit<ListedVideo, 'openNotes'> & { openNotes?: number }
 export type Admin = Outputs['admins']['list']['admins'][number]
-export type VideoPage = Outputs['videos']['list']
+export type VideoPage = Omit<Outputs['videos']['list'], 'videos'> & { videos: Video[] }
 /** The public grid's video shape, as GET /api/public/videos answers it. */
 export type PublicVideo = Outputs['videos']['publicList']['videos'][number]
 /** One entry of the activity log, as GET /api/activity answers it. */
 export type ActivityEntry = Outputs['activity']['list']['entries'][number]
+/** A client's note on a review link, as admins see it. */
+export type AdminNote = Outputs['reviewNotes']['list'][number]

@@ -1,8 +1,8 @@
 /// <reference types="vite/client" />
 // The one web entry, and the public pages' whole first script: it carries no React. The dashboard
 // is a chunk that only dashboard and auth paths download; a public page the server rendered
-// becomes live on the visitor's first intent (public/on-intent.ts); one it did not render (the
-// dev server's) is drawn at once.
+// becomes live on the visitor's first intent (public/on-intent.ts), a review link's page at once;
+// one it did not render (the dev server's) is drawn at once.
 import { isAppPath } from '@contract/public-page.ts'
 import { liveOnIntent } from './public/on-intent.ts'
 import { startAhead } from './public/start-ahead.ts'
@@ -17,7 +17,10 @@ const mountPublic = (hydrate: boolean) =>
 if (isAppPath(location.pathname)) {
   import('./app/mount.tsx').then((m) => m.mountApp(rootElement))
 } else if (rootElement.dataset.rendered !== undefined) {
-  liveOnIntent(rootElement, () => mountPublic(true))
+  // A review link's page goes live at once: its client came to work on it, and its notes are
+  // read as soon as it opens (public/review-notes.tsx).
+  if (location.pathname.startsWith('/r/')) void mountPublic(true)
+  else liveOnIntent(rootElement, () => mountPublic(true))
   startAhead(rootElement)
 } else {
   // The landing page also stands for any unknown path (the server answers it as a 404).

@@ -5,6 +5,7 @@ import type { Context } from '../context.ts'
 import { adminRoutes } from './admins.ts'
 import { authRoutes } from './auth.ts'
 import { reviewLinkRoutes } from './review-links.ts'
+import { reviewNoteRoutes } from './review-notes.ts'
 import { createCaller, match, type Route } from './route.ts'
 import { siteRoutes } from './site.ts'
 import { versionRoutes } from './versions.ts'
@@ -14,6 +15,7 @@ const routes: Route[] = [
   ...authRoutes,
   ...adminRoutes,
   ...reviewLinkRoutes,
+  ...reviewNoteRoutes,
   ...videoRoutes,
   ...versionRoutes,
   ...siteRoutes,

@@ -3,6 +3,7 @@ import { activityRouter } from './activity.ts'
 import { adminsRouter } from './admins.ts'
 import { authRouter } from './auth.ts'
 import { reviewLinksRouter } from './review-links.ts'
+import { reviewNotesRouter } from './review-notes.ts'
 import { siteRouter } from './site.ts'
 import { versionsRouter } from './versions.ts'
 import { videosRouter } from './videos.ts'
@@ -15,6 +16,7 @@ export const appRouter = router({
   activity: activityRouter,
   reviewLinks: reviewLinksRouter,
   versions: versionsRouter,
+  reviewNotes: reviewNotesRouter,
 })
 
 export type AppRouter = typeof appRouter

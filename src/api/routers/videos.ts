@@ -1,6 +1,7 @@
 // Videos over tRPC: the web app's calls, and the procedures the REST adapter calls too.
-// `cache: 'videos'`: the answer depends only on the input and the videos' version, so GET
-// requests keep it as bytes (src/api/routes.ts); the caller's access is still checked every time.
+// `cache: 'videos'`: the answer depends only on the input and the videos' version (which the
+// clients' notes move too: admins' answers count open notes), so GET requests keep it as bytes
+// (src/api/routes.ts); the caller's access is still checked every time.
 import { z } from 'zod'
 import {
   addCaptionsSchema,
@@ -87,15 +88,24 @@ export const videosRouter = router({
     .meta({ cache: 'videos' })
     .query(({ ctx, input }) => ctx.services.videos.publicList(input)),
 
+  /** Each work with its `openNotes` (the answer cache's version moves with the notes too). */
   list: authedProcedure
     .input(listVideosSchema)
     .meta({ cache: 'videos' })
-    .query(({ ctx, input }) => ctx.services.videos.list(input)),
+    .query(async ({ ctx, input }) => {
+      const page = await ctx.services.videos.list(input)
+      return { ...page, videos: await ctx.services.reviewNotes.withOpenNotes(page.videos) }
+    }),
 
   get: authedProcedure
     .input(byId)
     .meta({ cache: 'videos' })
-    .query(async ({ ctx, input }) => ({ video: await ctx.services.videos.get(input.id) })),
+    .query(async ({ ctx, input }) => {
+      const [video] = await ctx.services.reviewNotes.withOpenNotes([
+        await ctx.services.videos.get(input.id),
+      ])
+      return { video: video! }
+    }),
 
   /**
    * A link to the master as uploaded, valid for minutes (`{ url, expiresAt }`): once streams

@@ -27,6 +27,7 @@ import { SignInPage } from './auth/sign-in-page.tsx'
 import { NotAllowed } from './components/not-allowed.tsx'
 import { DashboardLayout } from './layout/dashboard-layout.tsx'
 import { OverviewPage, STATS_STALE_MS } from './pages/overview-page.tsx'
+import { ReviewPage } from './review/review-page.tsx'
 import { SitePage } from './site/site-page.tsx'
 import { currentListInput } from './stores/video-store.ts'
 import type { TrpcUtils } from './trpc.ts'
@@ -213,6 +214,17 @@ const activityRoute = createRoute({
   notFoundComponent: ActivityNotAllowed,
 })
 
+const reviewRoute = createRoute({
+  getParentRoute: () => authedRoute,
+  path: APP_PATHS.review,
+  staticData: { title: 'Review' },
+  loader: ({ context, params }) => {
+    void context.trpc.videos.get.prefetch({ id: params.id })
+    void context.trpc.reviewNotes.list.prefetch({ videoId: params.id })
+  },
+  component: ReviewPage,
+})
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   signInLayout.addChildren([loginRoute, signInRoute]),
@@ -227,6 +239,7 @@ const routeTree = rootRoute.addChildren([
     adminsRoute,
     siteRoute,
     activityRoute,
+    reviewRoute,
   ]),
   unknownRoute,
 ])

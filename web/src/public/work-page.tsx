@@ -3,7 +3,7 @@
 // contact footer around the video, its title, description and brand. The server renders it with the
 // tags link previews read and puts its data in the page (page-data.ts), so nothing is fetched
 // before it draws.
-import { useEffect, useRef, useState } from 'react'
+import { type RefObject, Suspense, use, useEffect, useRef, useState } from 'react'
 import { type CurrentSources, useRecoveringSources } from '../player/recover.ts'
 import { useAttachedStream } from '../player/use-stream.ts'
 import { CannotPlay } from './cannot-play.tsx'
@@ -61,23 +61,42 @@ const currentPage = () => workAt(location.pathname)
  * the page's first load), then plays with native controls. Sources that stopped answering are
  * replaced once by `current`'s (none: the player says at once that it cannot play).
  */
+/**
+ * A player page code can drive (the review page's notes pause it, read its time and seek it):
+ * whether it started, the start, and its <video> once started.
+ */
+export type PlayerControl = {
+  ref: RefObject<HTMLVideoElement | null>
+  started: boolean
+  start: () => void
+}
+
+export function usePlayerControl(): PlayerControl {
+  const ref = useRef<HTMLVideoElement>(null)
+  const [started, setStarted] = useState(false)
+  return { ref, started, start: () => setStarted(true) }
+}
+
 export function WorkPlayer({
   video,
   current,
+  control,
 }: {
   video: PublicVideo
   current?: CurrentSources<PublicVideo>
+  control?: PlayerControl
 }) {
-  const [started, setStarted] = useState(false)
+  const own = usePlayerControl()
+  const { ref, started, start } = control ?? own
   const ratio = `${video.width ?? 16} / ${video.height ?? 9}`
   return (
     <div className="relative overflow-hidden rounded-sm bg-black" style={{ aspectRatio: ratio }}>
       {started ? (
-        <Playing video={video} current={current} />
+        <Playing video={video} current={current} videoRef={ref} />
       ) : (
         <button
           type="button"
-          onClick={() => setStarted(true)}
+          onClick={start}
           // start-ahead.ts fetches this stream's start before the click.
           data-stream={video.hlsUrl ?? undefined}
           data-stream-start={startAttribute(video)}
@@ -104,11 +123,12 @@ export function WorkPlayer({
 function Playing({
   video,
   current,
+  videoRef: ref,
 }: {
   video: PublicVideo
   current: CurrentSources<PublicVideo> | undefined
+  videoRef: RefObject<HTMLVideoElement | null>
 }) {
-  const ref = useRef<HTMLVideoElement>(null)
   const { sources, unplayable, failed } = useRecoveringSources(video, current)
   useAttachedStream(ref, sources, (element) => {
     element.play().catch((error: unknown) => {
@@ -120,6 +140,7 @@ function Playing({
       failed()
     })
   })
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the element's error is read when it stops playing, not watched
   useEffect(() => {
     if (unplayable)
       logPlayFailure(video.title, ref.current?.error ?? new Error('No source could play'))

@@ -84,7 +84,8 @@ export function removeVideos<P extends Page>(
 }
 
 export function replaceVideo<P extends Page>(page: P, video: Video): P {
-  return { ...page, videos: page.videos.map((v) => (v._id === video._id ? video : v)) }
+  // A change's answer has no `openNotes`: the count read with the list stays until the next read.
+  return { ...page, videos: page.videos.map((v) => (v._id === video._id ? { ...v, ...video } : v)) }
 }
 
 /** The stats' total follows every add and removal (docs/dashboard.md). */

@@ -50,7 +50,10 @@ export function CaptionsEditor({ video, onBusyChange }: CaptionsEditorProps) {
 
   /** The work as a change of its tracks left it: the dialog's copy and the Manage list follow. */
   const changed = (saved: Video) => {
-    utils.videos.get.setData({ id: video._id }, { video: saved })
+    utils.videos.get.setData(
+      { id: video._id },
+      (old) => old && { video: { ...saved, openNotes: old.video.openNotes } },
+    )
     utils.videos.list.setData(currentListInput(), (old) => old && replaceVideo(old, saved))
     void utils.videos.list.invalidate()
   }

@@ -2,10 +2,11 @@
 // go up with tus and everything is sent together. Progress steps 0, 25, 50, 75, 100. Below the
 // form, the work's caption tracks, each added or removed on its own (CaptionsEditor), and its
 // versions (VersionList).
+import { Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import type { Video } from '../../api.ts'
 import { Dialog } from '../components/dialog.tsx'
-import { Button, Icons, ProgressBar } from '../components/ui.tsx'
+import { Button, buttonStyles, Icons, ProgressBar } from '../components/ui.tsx'
 import { toClientError } from '../lib/errors.ts'
 import { notify } from '../lib/notify.ts'
 import { handleUnauthorized } from '../lib/session.ts'
@@ -118,6 +119,13 @@ export function EditVideoModal({ video, onClose }: { video: Video; onClose: () =
           >
             <Icons.share className="size-4" /> Share privately…
           </Button>
+          <Link
+            to="/dashboard/videos/$id/review"
+            params={{ id: video._id }}
+            className={`${buttonStyles.secondary} min-h-11`}
+          >
+            Review notes
+          </Link>
         </div>
         {busy ? (
           <p role="status" className="mb-4 text-amber-700 text-sm dark:text-accent">

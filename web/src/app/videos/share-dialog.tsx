@@ -5,6 +5,7 @@
 // dialog's own live region.
 
 import { type ReviewLinkView, reviewLinkLimits } from '@contract/review-link.ts'
+import { Link } from '@tanstack/react-router'
 import { useMemo, useRef, useState } from 'react'
 import { useWatch } from 'react-hook-form'
 import type { Video } from '../../api.ts'
@@ -54,7 +55,14 @@ export function ShareDialog({ video, onClose }: { video: Shared; onClose: () => 
         )}
         <ReviewLinkList videoId={video._id} announce={announce} />
       </div>
-      <div className="flex justify-end border-zinc-200 border-t px-5 py-3 dark:border-ink-700">
+      <div className="flex flex-wrap items-center justify-end gap-3 border-zinc-200 border-t px-5 py-3 dark:border-ink-700">
+        <Link
+          to="/dashboard/videos/$id/review"
+          params={{ id: video._id }}
+          className="mr-auto text-sm underline hover:no-underline"
+        >
+          Review the notes clients left
+        </Link>
         <Button variant="secondary" className="min-h-11" onClick={onClose}>
           Close
         </Button>

@@ -4,6 +4,7 @@
 // has its 'Published' switch.
 import { arrayMove, useSortable } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
+import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import type { Video } from '../../api.ts'
 import { SortableList } from '../components/sortable-list.tsx'
@@ -258,7 +259,30 @@ function Status({ video, onRetry, retrying }: RowProps) {
     <>
       <ProcessingStatus video={video} onRetry={onRetry} retrying={retrying.includes(video._id)} />
       <LoudnessLine video={video} />
+      <OpenNotes video={video} />
     </>
+  )
+}
+
+/** The work's open client notes, linking to its review page; absent until a read brings it. */
+function OpenNotes({ video }: { video: Video }) {
+  if (video.openNotes === undefined) return null
+  const open = video.openNotes
+  return (
+    <Link
+      to="/dashboard/videos/$id/review"
+      params={{ id: video._id }}
+      aria-label={`${open} open note${open === 1 ? '' : 's'}: review ${video.title}`}
+      className={cn(
+        // A 44 px target on the cards (below md), a compact line in the table.
+        'mt-1 inline-flex min-h-11 min-w-11 items-center rounded-full text-xs hover:underline focus-visible:outline-2 focus-visible:outline-accent md:min-h-6 md:min-w-0',
+        open > 0
+          ? 'bg-amber-100 px-2 font-semibold text-amber-900 dark:bg-amber-400/20 dark:text-amber-200'
+          : 'text-zinc-500 dark:text-zinc-400',
+      )}
+    >
+      {open} open note{open === 1 ? '' : 's'}
+    </Link>
   )
 }
 

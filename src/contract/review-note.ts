@@ -1,0 +1,138 @@
+// Time-coded notes a client leaves through a review link, and the studio's replies (docs/
+// review.md). Shared by the server (the /r/<token>/notes paths, procedures, REST) and both pages
+// that show notes: the review page and the dashboard's review page.
+import { z } from 'zod'
+import { uuidSchema } from './id.ts'
+import { msg } from './messages.ts'
+import { plainText } from './text.ts'
+
+export const reviewNoteLimits = {
+  textMax: 2000,
+  nameMax: 80,
+  /** Notes one link may hold, so a script cannot fill the table through it. */
+  perLink: 500,
+  /** Notes one address may make in an hour, across every link. */
+  perAddressHour: 60,
+} as const
+
+export const noteTextSchema = plainText(z.string().trim(), 'Note', { multiline: true })
+  .min(1, 'Note is required')
+  .max(reviewNoteLimits.textMax, `Note must be at most ${reviewNoteLimits.textMax} characters`)
+
+export const noteNameSchema = plainText(z.string().trim(), 'Name')
+  .min(1, 'Name is required')
+  .max(reviewNoteLimits.nameMax, `Name must be at most ${reviewNoteLimits.nameMax} characters`)
+
+/** Seconds into the work; the work's own duration is checked by the server. */
+const secondsSchema = (label: string) =>
+  z
+    .number({ error: `${label} must be a time in seconds` })
+    .finite(`${label} must be a time in seconds`)
+    .min(0, `${label} must be 0:00 or later`)
+
+const untilAfterAt = (v: { at?: number; until?: number | null }) =>
+  v.until == null || v.at === undefined || v.until > v.at
+const untilMessage = { message: 'The end must be after the start', path: ['until'] }
+
+/** A client's new note: at a moment, or over a range (`until`). */
+export const createNoteSchema = z
+  .object({
+    versionId: uuidSchema('Version not found').nullish(),
+    at: secondsSchema('Time'),
+    until: secondsSchema('End').nullish(),
+    text: noteTextSchema,
+    name: noteNameSchema,
+  })
+  .refine(untilAfterAt, untilMessage)
+export type CreateNoteInput = z.input<typeof createNoteSchema>
+
+/** What a client may change of their own note; `until: null` makes a range a moment again. */
+export const editNoteSchema = z
+  .object({
+    at: secondsSchema('Time').optional(),
+    until: secondsSchema('End').nullish(),
+    text: noteTextSchema.optional(),
+  })
+  .refine(untilAfterAt, untilMessage)
+export type EditNoteInput = z.input<typeof editNoteSchema>
+
+export const noteStates = ['open', 'resolved'] as const
+export type NoteState = (typeof noteStates)[number]
+
+export const listNotesSchema = z.object({
+  videoId: uuidSchema(msg.videoNotFound),
+  state: z.enum(noteStates, { error: 'State must be open or resolved' }).optional(),
+  version: z.coerce
+    .number({ error: 'Version must be a version number' })
+    .int('Version must be a version number')
+    .min(1, 'Version must be a version number')
+    .optional(),
+})
+export type ListNotesInput = z.input<typeof listNotesSchema>
+
+export const NOTE_NOT_FOUND = 'Note not found'
+
+export const replyNoteSchema = z.object({
+  videoId: uuidSchema(msg.videoNotFound),
+  noteId: uuidSchema(NOTE_NOT_FOUND),
+  text: plainText(z.string().trim(), 'Reply', { multiline: true })
+    .min(1, 'Reply is required')
+    .max(reviewNoteLimits.textMax, `Reply must be at most ${reviewNoteLimits.textMax} characters`),
+})
+
+export const resolveNoteSchema = z.object({
+  videoId: uuidSchema(msg.videoNotFound),
+  noteId: uuidSchema(NOTE_NOT_FOUND),
+  resolved: z.boolean({ error: 'Resolved must be true or false' }),
+})
+
+export type NoteReplyView = { id: string; text: string; author: string; createdAt: string }
+
+/** A note as the client who holds the link sees it; `mine`: made on this device. */
+export type ClientNoteView = {
+  id: string
+  versionId: string | null
+  versionNumber: number
+  /** Seconds. */
+  at: number
+  until: number | null
+  name: string
+  text: string
+  createdAt: string
+  updatedAt: string
+  resolved: boolean
+  mine: boolean
+  replies: NoteReplyView[]
+}
+
+/** A note as admins see it: which link it came through, and who resolved it. */
+export type AdminNoteView = Omit<ClientNoteView, 'mine'> & {
+  videoId: string
+  link: { id: string; note: string | null; state: 'active' | 'expired' | 'revoked' }
+  resolvedAt: string | null
+  resolvedBy: string | null
+}
+
+/** 42.5 → "0:42", 3725 → "1:02:05": how a note's time reads everywhere. */
+export function timecode(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds))
+  const h = Math.floor(whole / 3600)
+  const m = Math.floor((whole % 3600) / 60)
+  const s = String(whole % 60).padStart(2, '0')
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`
+}
+
+/** "0:42" or "0:42–0:50". */
+export const noteTime = (note: { at: number; until: number | null }) =>
+  note.until === null ? timecode(note.at) : `${timecode(note.at)}–${timecode(note.until)}`
+
+/** "0:42", "1:02:05" or "42.5" as seconds; null for anything else. The note form's time fields. */
+export function parseTimecode(text: string): number | null {
+  const value = text.trim()
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value)
+  const parts = /^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)$/.exec(value)
+  if (!parts) return null
+  const [, h = '0', m = '0', s = '0'] = parts
+  if (Number(s) >= 60 || (parts[1] !== undefined && Number(m) >= 60)) return null
+  return Number(h) * 3600 + Number(m) * 60 + Number(s)
+}

@@ -1,0 +1,327 @@
+// A work's review page in the dashboard (/dashboard/videos/<id>/review, docs/review.md): the
+// player with a marker for each note on its timeline, and every note of every review link of
+// the work, with the link it came through; reply, resolve and reopen; filter open or resolved
+// and by version. The list is asked again every two seconds, so a note a client leaves through
+// any server shows here within the five seconds promised. Clients' words are drawn as text.
+import { type NoteState, noteStates, noteTime, reviewNoteLimits } from '@contract/review-note.ts'
+import { Link, useParams } from '@tanstack/react-router'
+import { type FormEvent, useId, useRef, useState } from 'react'
+import type { AdminNote, Video } from '../../api.ts'
+import { type MarkedNote, NoteMarkers } from '../../player/note-markers.tsx'
+import type { StreamSources } from '../../player/streams.ts'
+import { useAttachedStream } from '../../player/use-stream.ts'
+import { PageHeader } from '../components/page-header.tsx'
+import { Button, inputStyles, Spinner } from '../components/ui.tsx'
+import { cn } from '../lib/cn.ts'
+import { toClientError } from '../lib/errors.ts'
+import { notify } from '../lib/notify.ts'
+import { trpc } from '../trpc.ts'
+
+/** How often the notes are asked again: well inside the five seconds a new note may take. */
+export const NOTES_POLL_MS = 2000
+
+type Filters = { state: NoteState | 'all'; version: number | 'all' }
+
+export function ReviewPage() {
+  const { id } = useParams({ from: '/authed/dashboard/videos/$id/review' })
+  const work = trpc.videos.get.useQuery({ id })
+  const [filters, setFilters] = useState<Filters>({ state: 'all', version: 'all' })
+  const notes = trpc.reviewNotes.list.useQuery(
+    {
+      videoId: id,
+      ...(filters.state === 'all' ? {} : { state: filters.state }),
+      ...(filters.version === 'all' ? {} : { version: filters.version }),
+    },
+    {
+      refetchInterval: NOTES_POLL_MS,
+      refetchIntervalInBackground: true,
+      placeholderData: (v) => v,
+    },
+  )
+  const videoRef = useRef<HTMLVideoElement>(null)
+  const [announcement, setAnnouncement] = useState('')
+
+  if (work.isPending) return <Spinner label="Loading the work" />
+  if (work.isError) {
+    return (
+      <p role="alert" className="text-red-600 dark:text-red-400">
+        {toClientError(work.error).message || 'Error'}
+      </p>
+    )
+  }
+  const video = work.data.video
+  const list = notes.data ?? []
+
+  function seek(note: MarkedNote) {
+    const element = videoRef.current
+    if (element) {
+      if (element.readyState >= 1) element.currentTime = note.at
+      else
+        element.addEventListener(
+          'loadedmetadata',
+          () => {
+            element.currentTime = note.at
+          },
+          { once: true },
+        )
+    }
+    setAnnouncement(`Playing from ${noteTime(note)}, the note by ${note.name}`)
+  }
+
+  // Every version a note may be on: 1 up to the work's current one.
+  const versions = Array.from(
+    { length: Math.max(1, ...list.map((n) => n.versionNumber)) },
+    (_, i) => i + 1,
+  )
+  return (
+    <div>
+      <PageHeader
+        title={`Review: ${video.title}`}
+        crumb="Review"
+        actions={
+          <Link to="/dashboard/manage" className="text-sm underline hover:no-underline">
+            Back to Manage
+          </Link>
+        }
+      />
+      <p aria-live="polite" className="sr-only">
+        {announcement}
+      </p>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem] lg:items-start">
+        <div>
+          <WorkPlayer video={video} videoRef={videoRef} />
+          <NoteMarkers notes={list} duration={video.duration} onChoose={seek} dark={false} />
+        </div>
+        <section aria-labelledby="notes-heading" className="space-y-4">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <h2 id="notes-heading" className="font-semibold text-lg">
+              Notes ({list.length})
+            </h2>
+            <div className="flex gap-2">
+              <label className="text-sm">
+                <span className="block text-zinc-500 text-xs dark:text-zinc-400">Show</span>
+                <select
+                  value={filters.state}
+                  onChange={(e) =>
+                    setFilters((f) => ({ ...f, state: e.target.value as Filters['state'] }))
+                  }
+                  className={cn(inputStyles, 'w-auto')}
+                >
+                  <option value="all">All notes</option>
+                  {noteStates.map((s) => (
+                    <option key={s} value={s}>
+                      {s === 'open' ? 'Open' : 'Resolved'}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="text-sm">
+                <span className="block text-zinc-500 text-xs dark:text-zinc-400">Version</span>
+                <select
+                  value={String(filters.version)}
+                  onChange={(e) =>
+                    setFilters((f) => ({
+                      ...f,
+                      version: e.target.value === 'all' ? 'all' : Number(e.target.value),
+                    }))
+                  }
+                  className={cn(inputStyles, 'w-auto')}
+                >
+                  <option value="all">All versions</option>
+                  {versions.map((v) => (
+                    <option key={v} value={v}>
+                      Version {v}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+          </div>
+          {notes.isError ? (
+            <p role="alert" className="text-red-600 text-sm dark:text-red-400">
+              {toClientError(notes.error).message || 'Error'}
+            </p>
+          ) : null}
+          {notes.isPending ? (
+            <Spinner label="Loading notes" />
+          ) : list.length === 0 ? (
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">
+              No notes here yet. Clients leave them on the work's review links (Share privately…).
+            </p>
+          ) : (
+            <ol aria-label="Notes in time order" className="space-y-3">
+              {list.map((note) => (
+                <NoteCard key={note.id} note={note} onSeek={seek} />
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
+    </div>
+  )
+}
+
+function WorkPlayer({
+  video,
+  videoRef,
+}: {
+  video: Video
+  videoRef: React.RefObject<HTMLVideoElement | null>
+}) {
+  // Processed works play their streams; until then the master, through a short-lived link.
+  const link = trpc.videos.masterLink.useQuery(
+    { id: video._id },
+    { enabled: !video.hlsUrl, staleTime: 10 * 60_000, gcTime: 0 },
+  )
+  const sources: StreamSources | null = video.hlsUrl
+    ? video
+    : link.data
+      ? {
+          videoUrl: link.data.url,
+          hlsUrl: null,
+          mp4Url: null,
+          loudness: video.loudness,
+          captions: video.captions,
+        }
+      : null
+  return (
+    <div
+      className="overflow-hidden rounded-xl bg-black"
+      style={{ aspectRatio: `${video.width ?? 16} / ${video.height ?? 9}` }}
+    >
+      {sources ? <Attached video={video} sources={sources} videoRef={videoRef} /> : null}
+    </div>
+  )
+}
+
+function Attached({
+  video,
+  sources,
+  videoRef,
+}: {
+  video: Video
+  sources: StreamSources
+  videoRef: React.RefObject<HTMLVideoElement | null>
+}) {
+  useAttachedStream(videoRef, sources)
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts)
+    <video
+      ref={videoRef}
+      poster={video.thumbnailUrl}
+      controls
+      controlsList="nodownload"
+      playsInline
+      className="size-full bg-black object-contain"
+      aria-label={video.title}
+    />
+  )
+}
+
+function linkName(note: AdminNote): string {
+  const name = note.link.note ? `“${note.link.note}”` : 'an untitled link'
+  return note.link.state === 'active' ? name : `${name} (${note.link.state})`
+}
+
+function NoteCard({ note, onSeek }: { note: AdminNote; onSeek: (note: MarkedNote) => void }) {
+  const utils = trpc.useUtils()
+  const reply = trpc.reviewNotes.reply.useMutation()
+  const resolve = trpc.reviewNotes.setResolved.useMutation()
+  const [text, setText] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const replyId = useId()
+
+  async function send(event: FormEvent) {
+    event.preventDefault()
+    try {
+      await reply.mutateAsync({ videoId: note.videoId, noteId: note.id, text })
+      setText('')
+      setError(null)
+      notify.success('Reply sent')
+      await utils.reviewNotes.list.invalidate()
+    } catch (err) {
+      setError(toClientError(err).message || 'The reply could not be sent')
+    }
+  }
+
+  async function toggle() {
+    try {
+      await resolve.mutateAsync({
+        videoId: note.videoId,
+        noteId: note.id,
+        resolved: !note.resolved,
+      })
+      notify.success(note.resolved ? 'Note reopened' : 'Note resolved')
+      await Promise.all([utils.reviewNotes.list.invalidate(), utils.videos.list.invalidate()])
+    } catch (err) {
+      notify.error(toClientError(err).message || 'The note could not be changed')
+    }
+  }
+
+  return (
+    <li
+      data-note={note.id}
+      className="rounded-xl border border-zinc-200 bg-white p-4 dark:border-ink-700 dark:bg-ink-900"
+    >
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <button
+          type="button"
+          onClick={() => onSeek(note)}
+          aria-label={`Play from ${noteTime(note)}`}
+          className="font-mono font-semibold text-amber-700 text-sm hover:underline focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-accent"
+        >
+          {noteTime(note)}
+        </button>
+        <span className="font-semibold text-sm">{note.name}</span>
+        <span className="text-xs text-zinc-500 dark:text-zinc-400">
+          version {note.versionNumber} · via {linkName(note)}
+        </span>
+        {note.resolved ? (
+          <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-emerald-800 text-xs dark:bg-emerald-500/20 dark:text-emerald-200">
+            Resolved{note.resolvedBy ? ` by ${note.resolvedBy}` : ''}
+          </span>
+        ) : null}
+      </div>
+      <p className="mt-1 whitespace-pre-wrap break-words text-sm">{note.text}</p>
+      {note.replies.length ? (
+        <ul aria-label="Replies" className="mt-2 space-y-2 border-amber-400/60 border-l-2 pl-3">
+          {note.replies.map((r) => (
+            <li key={r.id} className="text-sm">
+              <span className="text-xs text-zinc-500 dark:text-zinc-400">{r.author}</span>
+              <p className="whitespace-pre-wrap break-words">{r.text}</p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form onSubmit={send} className="mt-3 space-y-2">
+        <label htmlFor={replyId} className="sr-only">
+          Reply to {note.name} at {noteTime(note)}
+        </label>
+        <textarea
+          id={replyId}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={2}
+          maxLength={reviewNoteLimits.textMax}
+          placeholder="Reply…"
+          className={inputStyles}
+          aria-invalid={error ? true : undefined}
+        />
+        {error ? (
+          <p role="alert" className="text-red-600 text-sm dark:text-red-400">
+            {error}
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={reply.isPending || !text.trim()}>
+            Reply<span className="sr-only"> to {note.name}</span>
+          </Button>
+          <Button variant="secondary" onClick={toggle} disabled={resolve.isPending}>
+            {note.resolved ? 'Reopen' : 'Resolve'}
+            <span className="sr-only"> the note at {noteTime(note)}</span>
+          </Button>
+        </div>
+      </form>
+    </li>
+  )
+}
