@@ -102,13 +102,16 @@ describe('a client’s notes', () => {
     expect(first.status).toBe(201)
     const device = first.json.data.device as string
     expect(device).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // Made on the work's current version, named by its id and number.
+    const versions = await t.call('GET', `/api/videos/${videoId}/versions`, { token })
+    const current = versions.json.data.versions.find((v: { current: boolean }) => v.current)
     expect(first.json.data.note).toMatchObject({
       at: 0.8,
       until: null,
       name: 'Ada',
       mine: true,
       versionNumber: 1,
-      versionId: null,
+      versionId: current._id,
       resolved: false,
       replies: [],
     })
