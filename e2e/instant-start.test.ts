@@ -523,7 +523,7 @@ describe('a press starts the stream', () => {
   )
 
   test(
-    'a player whose hls.js is still arriving opens its MediaSource meanwhile, and hls.js plays through that one',
+    'a player whose hls.js is still arriving opens its MediaSource meanwhile and plays its first second from what the press fetched; hls.js plays on through that same source',
     async () => {
       const video = ready[0]!
       const { page } = await openPage(browser, { width: 375, height: 812, baseURL: server.url })
@@ -549,9 +549,16 @@ describe('a press starts the stream', () => {
       const source = await early.jsonValue()
       expect(source).toStartWith('blob:')
       expect(hlsArrived).toBe(false)
+      // Playing before hls.js is there: the first segments the press fetched, appended as they are.
       await page.waitForFunction(() => {
         const element = document.querySelector('main video') as HTMLVideoElement | null
-        return element && !element.paused && element.currentTime > 0.5
+        return element && !element.paused && element.currentTime > 0.2
+      })
+      expect(hlsArrived).toBe(false)
+      // Past the first segment (1 s) only hls.js brings more.
+      await page.waitForFunction(() => {
+        const element = document.querySelector('main video') as HTMLVideoElement | null
+        return element && !element.paused && element.currentTime > 2
       })
       expect(hlsArrived).toBe(true)
       expect(await player.evaluate((element: HTMLVideoElement) => element.src)).toBe(`${source}`)
