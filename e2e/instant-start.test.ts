@@ -394,6 +394,63 @@ describe('a press starts the stream', () => {
   )
 
   test(
+    "phone, a live page: a press makes the modal's player, closed, with its stream before the click; the click shows it playing that same source; a press that becomes a scroll lets it go",
+    async () => {
+      const video = ready[1]!
+      const { page } = await openPage(browser, { width: 375, height: 812, baseURL: server.url })
+      await page.goto('/')
+      await lookAtWork(page, video.title)
+      // The page goes live on the first intent; a pointer moved over it is one.
+      await page.mouse.move(5, 5)
+      await page.waitForFunction(() => document.querySelector('dialog') === null)
+      await page.waitForTimeout(500)
+      const box = (await page.getByRole('button', { name: `Play ${video.title}` }).boundingBox())!
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+      await page.mouse.down()
+      // Made, not shown: a closed dialog whose player has its MediaSource, paused.
+      const source = await page.waitForFunction(() => {
+        const dialog = document.querySelector('dialog')
+        const player = dialog?.querySelector('video')
+        return dialog && !dialog.open && player?.paused && player.src.startsWith('blob:')
+          ? player.src
+          : null
+      })
+      const made = String(await source.jsonValue())
+      expect(await page.getByRole('dialog').count()).toBe(0)
+      await page.mouse.up()
+      const dialog = page.getByRole('dialog', { name: video.title })
+      await dialog.waitFor()
+      await page.waitForFunction(() => {
+        const player = document.querySelector('dialog[open] video') as HTMLVideoElement | null
+        return player && !player.paused && player.currentTime > 0.5 && !player.muted
+      })
+      expect(
+        await page.evaluate(() => document.querySelector<HTMLVideoElement>('dialog video')?.src),
+      ).toBe(made)
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+
+      // A press cancelled by the browser (a touch that became a scroll): nothing stays made.
+      const button = page.getByRole('button', { name: `Play ${video.title}` })
+      await button.dispatchEvent('pointerdown', {
+        pointerId: 7,
+        pointerType: 'touch',
+        isPrimary: true,
+        button: 0,
+      })
+      await page.waitForFunction(() => document.querySelector('dialog video') !== null)
+      await button.dispatchEvent('pointercancel', {
+        pointerId: 7,
+        pointerType: 'touch',
+        isPrimary: true,
+      })
+      await page.waitForFunction(() => document.querySelector('dialog') === null)
+      expect(await page.getByRole('dialog').count()).toBe(0)
+    },
+    TEST_TIMEOUT,
+  )
+
+  test(
     'a press before anything was fetched ahead asks for the whole start at once: the first segments leave before the master has answered',
     async () => {
       const video = ready[1]!
@@ -468,7 +525,7 @@ describe('a press starts the stream', () => {
   )
 
   test(
-    'a player whose hls.js is still arriving opens its MediaSource meanwhile, and hls.js plays through that one',
+    'a player whose hls.js is still arriving opens its MediaSource meanwhile and plays its first second from what the press fetched; hls.js plays on through that same source',
     async () => {
       const video = ready[0]!
       const { page } = await openPage(browser, { width: 375, height: 812, baseURL: server.url })
@@ -494,9 +551,16 @@ describe('a press starts the stream', () => {
       const source = await early.jsonValue()
       expect(source).toStartWith('blob:')
       expect(hlsArrived).toBe(false)
+      // Playing before hls.js is there: the first segments the press fetched, appended as they are.
       await page.waitForFunction(() => {
         const element = document.querySelector('main video') as HTMLVideoElement | null
-        return element && !element.paused && element.currentTime > 0.5
+        return element && !element.paused && element.currentTime > 0.2
+      })
+      expect(hlsArrived).toBe(false)
+      // Past the first segment (1 s) only hls.js brings more.
+      await page.waitForFunction(() => {
+        const element = document.querySelector('main video') as HTMLVideoElement | null
+        return element && !element.paused && element.currentTime > 2
       })
       expect(hlsArrived).toBe(true)
       expect(await player.evaluate((element: HTMLVideoElement) => element.src)).toBe(`${source}`)

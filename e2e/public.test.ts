@@ -286,14 +286,15 @@ for (const size of WIDTHS) {
         expect(urls.filter((u) => u.endsWith('.m4s') && !u.endsWith('seg_000.m4s'))).toEqual([])
         expect(requests.filter((r) => r.resourceType() === 'media')).toEqual([])
 
-        // Initial JavaScript of the public page, gzip: a guard at 90 KiB (the Lighthouse target of
-        // docs/performance.md is tighter). hls.js is not part of it: the grid's streams fetch it
-        // as the grid nears, for the click to come.
+        // Initial JavaScript of the public page, gzip: a guard at 91 KiB (the Lighthouse target of
+        // docs/performance.md is tighter; the 1.1 KiB over the former 90 play a stream's first
+        // second before hls.js has arrived, player/first-segments.ts). hls.js is not part of it:
+        // the grid's streams fetch it as the grid nears, for the click to come.
         const scripts = [...new Set(urls.filter((u) => u.endsWith('.js') && u !== `/${hls.file}`))]
         const gzipBytes = scripts
           .map((u) => Bun.gzipSync(readFileSync(join(DIST, u))).length)
           .reduce((a, b) => a + b, 0)
-        expect(gzipBytes).toBeLessThanOrEqual(90 * 1024)
+        expect(gzipBytes).toBeLessThanOrEqual(91 * 1024)
         await finish(page, context)
       },
       TEST_TIMEOUT,

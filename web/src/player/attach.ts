@@ -6,7 +6,9 @@
 // stream's SUBTITLES group (hls.js makes the text tracks, Safari reads the group itself), or else
 // <track> elements made here from the work's `captions`.
 import type Hls from 'hls.js'
+import type { SourceBufferTrackSet } from 'hls.js'
 import { addCaptionTracks, hasTextTracks, removeCaptionTracks } from './captions.ts'
+import { appendFirstSegments } from './first-segments.ts'
 import { HLS_CONFIG } from './hls-config.ts'
 import { type HlsClass, hlsIfLoaded, loadHls } from './load-hls.ts'
 import { levelLoudness } from './loudness.ts'
@@ -23,7 +25,8 @@ export type AttachedStream = {
   /**
    * null when the element already has its source, so the caller can call play() inside the
    * click that asked for it (fullscreen and unmuted playback need that gesture); otherwise a
-   * promise that settles once the hls.js chunk has arrived and is attached.
+   * promise that settles once the element can play: its first segments appended before hls.js
+   * arrived (first-segments.ts), or the hls.js chunk arrived and attached.
    */
   ready: Promise<void> | null
   /** Which path was taken (or is being taken); 'file' after a fallback. */
@@ -106,7 +109,7 @@ export function attachStream(
     opened = null
   }
 
-  const attachWith = (Hls: HlsClass) => {
+  const attachWith = (Hls: HlsClass, tracks: SourceBufferTrackSet | null = null) => {
     if (destroyed) return
     if (!Hls.isSupported() || !sources.hlsUrl) {
       closeOpened()
@@ -132,9 +135,16 @@ export function attachStream(
     const handed = opened
     opened = null
     // hls.js takes over the element's MediaSource (and its object URL), open or still opening:
-    // it waits for `sourceopen` itself. One the element failed on is not handed over.
-    if (handed && video.src === handed.url && video.error === null) {
-      hls.attachMedia({ media: video, mediaSource: handed.source })
+    // it waits for `sourceopen` itself; with the SourceBuffers the first segments went into
+    // (first-segments.ts), when they did. One the element failed on is not handed over, nor one
+    // left with SourceBuffers hls.js would not know of.
+    const usable =
+      handed &&
+      video.src === handed.url &&
+      video.error === null &&
+      (tracks !== null || handed.source.sourceBuffers.length === 0)
+    if (handed && usable) {
+      hls.attachMedia({ media: video, mediaSource: handed.source, ...(tracks ? { tracks } : {}) })
     } else {
       if (handed) URL.revokeObjectURL(handed.url)
       hls.attachMedia(video)
@@ -146,6 +156,7 @@ export function attachStream(
   else levelLoudness(video, integrated, options.loudnessReference)
 
   let ready: Promise<void> | null = null
+  const stopped = new AbortController()
   if (sources.hlsUrl && playsHlsNatively()) {
     engine = 'native-hls'
     removeCaptionTracks(video)
@@ -176,12 +187,25 @@ export function attachStream(
         opened = { source, url: URL.createObjectURL(source) }
         video.src = opened.url
       }
-      ready = loadHls().then(attachWith, (error: unknown) => {
-        // Without the player chunk (a dropped connection), the MP4 still plays.
-        console.warn('Could not load the stream player; playing the MP4 instead', error)
-        closeOpened()
-        if (!destroyed) setFile()
-      })
+      // Its first segments, when the press fetched them, are appended meanwhile: the element
+      // can play its first second before hls.js is there (first-segments.ts). Not for a resumed
+      // play, which starts elsewhere.
+      const early =
+        opened && sources.hlsUrl && !options.startAt
+          ? appendFirstSegments(opened.source, sources.hlsUrl, sources.streamStart, stopped.signal)
+          : Promise.resolve(null)
+      // hls.js is not needed before the first second has played: it follows the first segments
+      // rather than sharing a slow line with them.
+      const attached = early.then(loadHls).then(
+        (Hls) => early.then((tracks) => attachWith(Hls, tracks)),
+        (error: unknown) => {
+          // Without the player chunk (a dropped connection), the MP4 still plays.
+          console.warn('Could not load the stream player; playing the MP4 instead', error)
+          closeOpened()
+          if (!destroyed) setFile()
+        },
+      )
+      ready = Promise.race([early.then((tracks) => (tracks ? undefined : attached)), attached])
     }
   } else {
     setFile()
@@ -192,6 +216,7 @@ export function attachStream(
     engine: () => engine,
     destroy() {
       destroyed = true
+      stopped.abort()
       if (opened) {
         // As hls.js detaches: the element lets go of the MediaSource only on a load without src.
         video.removeAttribute('src')

@@ -2,6 +2,7 @@
 // one, docs/decisions/043-players-hls-js-full-build-lazy-one-config.md): Safari-like browsers play HLS themselves; everything with Media
 // Source Extensions plays it through hls.js (with our fast-start settings); the rest gets the MP4.
 import type { CaptionTrack } from '@contract/captions.ts'
+import type { StreamStart } from '@contract/stream-start.ts'
 
 /** The media a video answer names: `hlsUrl`/`mp4Url` once ready, `videoUrl` always. */
 export type StreamSources = {
@@ -13,6 +14,8 @@ export type StreamSources = {
   loudness?: { integrated: number } | null
   /** The work's caption tracks; the stream carries them too once it has a SUBTITLES group. */
   captions?: readonly CaptionTrack[]
+  /** The stream's first files, as the public answers name them (docs/decisions/079-a-streams-first-files-named-in-the-page.md). */
+  streamStart?: StreamStart | null
 }
 
 export type Engine = 'hls.js' | 'native-hls' | 'file'

@@ -22,15 +22,17 @@ export function useAttachedStream(
   const { loudnessReference } = options
   // The tracks by value: an answer refetched with the same captions attaches nothing again.
   const captionsKey = JSON.stringify(sources.captions ?? [])
+  const startKey = JSON.stringify(sources.streamStart ?? null)
 
   useEffect(() => {
     const video = ref.current
     if (!video) return
     const loudness = integrated === null ? null : { integrated }
     const captions = JSON.parse(captionsKey) as StreamSources['captions']
+    const streamStart = JSON.parse(startKey) as StreamSources['streamStart']
     const stream = attachStream(
       video,
-      { videoUrl, hlsUrl, mp4Url, loudness, captions },
+      { videoUrl, hlsUrl, mp4Url, loudness, captions, streamStart },
       loudnessReference === undefined ? {} : { loudnessReference },
     )
     let live = true
@@ -43,7 +45,7 @@ export function useAttachedStream(
       live = false
       stream.destroy()
     }
-  }, [ref, videoUrl, hlsUrl, mp4Url, integrated, loudnessReference, captionsKey])
+  }, [ref, videoUrl, hlsUrl, mp4Url, integrated, loudnessReference, captionsKey, startKey])
 }
 
 /**

@@ -6,8 +6,9 @@
 //   (playlists and init segments, a few KB; at most AHEAD_BUDGET_BYTES for what one screen shows);
 // - once the visitor has done something (a scroll, a pointer, a key), a player coming within half
 //   a viewport fetches hls.js, as the grid's approach did;
-// - a finger or button pressed on it (≈100 ms before the click) fetches the first media segments
-//   and hls.js together, while the page's own script is still arriving. The button also names
+// - a finger or button pressed on it (≈100 ms before the click) fetches the first media segments,
+//   then hls.js, while the page's own script is still arriving (the first second plays without
+//   hls.js: player/first-segments.ts). The button also names
 //   its stream's first files (`data-stream-start`), so a press that found nothing fetched ahead
 //   asks for the master, playlists, inits and first segments at once, not one after another.
 // Nothing of this runs for a visitor who asked to save data (Save-Data, prefers-reduced-data).
@@ -29,6 +30,16 @@ export function startAttribute(video: { streamStart: StreamStart | null }): stri
 }
 /** What the start of the streams one screen shows may cost before any intent. */
 export const AHEAD_BUDGET_BYTES = 50_000
+
+/**
+ * How long after a player came near hls.js is fetched: a visitor who presses within it gets the
+ * stream's first files before hls.js shares the line with them, one who looks a second still
+ * finds hls.js in hand (146 KB: ~0.3 s on a 9 Mbps line).
+ */
+const HLS_AFTER_NEAR_MS = 250
+let hlsSoon: ReturnType<typeof setTimeout> | undefined
+/** A press has started a stream: hls.js comes after its first files. */
+let pressedOnce = false
 
 const SELECTOR = `[${STREAM_ATTRIBUTE}]`
 const ENGAGING = ['pointerover', 'pointerdown', 'touchstart', 'keydown', 'wheel', 'scroll'] as const
@@ -99,7 +110,9 @@ export function startAhead(root: HTMLElement): void {
       const stream = url && streamOf(url)
       if (!engaged || !stream || !needsHlsJs({ hlsUrl: stream, videoUrl: '' })) return
       near.disconnect()
-      prefetchHls()
+      // After a moment: a press that comes at once has its stream's first files fetched first
+      // (and fetches hls.js after them itself).
+      if (!pressedOnce) hlsSoon = setTimeout(prefetchHls, HLS_AFTER_NEAR_MS)
     },
     { rootMargin: '50% 0px' },
   )
@@ -140,9 +153,15 @@ function listenForIntent(root: HTMLElement) {
     const button = target instanceof Element ? target.closest(SELECTOR) : null
     const url = button && root.contains(button) ? streamOf(button) : null
     if (!button || !url || !playsStreams(url)) return false
-    if (needsHlsJs({ hlsUrl: url, videoUrl: '' })) prefetchHls()
     const start = decodeStreamStart(button.getAttribute(START_ATTRIBUTE))
-    void fetchStart(url, { start, signal })
+    const fetching = fetchStart(url, { start, signal })
+    // The first second plays without hls.js (first-segments.ts): it is fetched once the stream's
+    // first files are in, not beside them on the line they need.
+    if (needsHlsJs({ hlsUrl: url, videoUrl: '' })) {
+      pressedOnce = true
+      clearTimeout(hlsSoon)
+      void fetching.finally(prefetchHls)
+    }
     if (press) startTileEarly(button, url, press)
     return true
   }

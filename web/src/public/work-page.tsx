@@ -3,7 +3,7 @@
 // contact footer around the video, its title, description and brand. The server renders it with the
 // tags link previews read and puts its data in the page (page-data.ts), so nothing is fetched
 // before it draws.
-import { type RefObject, Suspense, use, useEffect, useRef, useState } from 'react'
+import { type RefObject, useEffect, useRef, useState } from 'react'
 import { type CurrentSources, useRecoveringSources } from '../player/recover.ts'
 import { useAttachedStream } from '../player/use-stream.ts'
 import { CannotPlay } from './cannot-play.tsx'

@@ -24,12 +24,28 @@ type Props = {
   deferred?: boolean
   /** Below 768 px the grid opens its modal player instead. */
   onOpenModal: (video: PublicVideo, opener: HTMLElement) => void
+  /**
+   * Below 768 px, a press (≈100 ms before its click, more on a busy phone): the grid makes the
+   * modal's player, not shown yet, so its stream is loading when the click shows it.
+   */
+  onPressModal?: (video: PublicVideo) => void
+  /** The press ended without its click (became a scroll, let go elsewhere). */
+  onAbandonModal?: (video: PublicVideo) => void
 }
+
+/** How long after a press is let go its click may still come before the modal made for it goes. */
+const CLICK_AFTER_RELEASE_MS = 1000
 
 /** A pointer that only passes over a tile on its way elsewhere starts no preview download. */
 const HOVER_INTENT_MS = 120
 
-export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
+export function WorkTile({
+  video,
+  deferred = false,
+  onOpenModal,
+  onPressModal,
+  onAbandonModal,
+}: Props) {
   const [state, setState] = useState<TileState>('idle')
   const [previewing, setPreviewing] = useState(false)
   // What the tile plays: the work as the grid has it, or its current sources once those failed
@@ -161,6 +177,7 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     () => () => {
       stream.current?.destroy()
       clearTimeout(hoverTimer.current)
+      clearTimeout(abandonTimer.current)
     },
     [],
   )
@@ -184,7 +201,11 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   // first script does the same (early-player.ts).
   const prepare = (event: React.PointerEvent) => {
     const player = videoRef.current
-    if (event.button !== 0 || !player || state !== 'idle' || isMobileViewport()) return
+    if (event.button !== 0 || !player || state !== 'idle') return
+    if (isMobileViewport()) {
+      prepareModal()
+      return
+    }
     if (!needsHlsJs(playing.current) || !hlsIfLoaded() || savesData()) return
     stopPreview()
     player.preload = 'auto'
@@ -192,6 +213,28 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
   }
   const unprepare = () => {
     if (!active.current) releaseStream(false)
+  }
+
+  // Phone: the modal's player is made at the press and shown by the click (Work.tsx). A press that
+  // becomes a scroll (pointercancel) or is let go without a click lets it go again.
+  const modalPressed = useRef(false)
+  const abandonTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const prepareModal = () => {
+    if (!onPressModal || !playing.current.hlsUrl || savesData()) return
+    clearTimeout(abandonTimer.current)
+    modalPressed.current = true
+    onPressModal(playing.current)
+  }
+  const abandonModal = () => {
+    clearTimeout(abandonTimer.current)
+    if (!modalPressed.current) return
+    modalPressed.current = false
+    onAbandonModal?.(playing.current)
+  }
+  const releasedModalPress = () => {
+    if (!modalPressed.current) return
+    clearTimeout(abandonTimer.current)
+    abandonTimer.current = setTimeout(abandonModal, CLICK_AFTER_RELEASE_MS)
   }
 
   const startPreview = () => {
@@ -211,6 +254,8 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
     setUnplayable(false)
     // docs/public-site.md: below 768 px a video opens in a modal instead of going fullscreen.
     if (isMobileViewport()) {
+      clearTimeout(abandonTimer.current)
+      modalPressed.current = false
       onOpenModal(playing.current, buttonRef.current ?? frame)
       return
     }
@@ -291,10 +336,16 @@ export function WorkTile({ video, deferred = false, onOpenModal }: Props) {
               if (event.pointerType === 'mouse') startPreview()
             }}
             onPointerDown={prepare}
-            onPointerCancel={unprepare}
+            onPointerUp={releasedModalPress}
+            onPointerCancel={() => {
+              unprepare()
+              abandonModal()
+            }}
             onPointerLeave={() => {
               stopPreview()
               unprepare()
+              // A lifted finger leaves too, just before its click: the modal waits for it.
+              releasedModalPress()
             }}
             onFocus={intendsToPlay}
             aria-label={`Play ${video.title}`}

@@ -23,7 +23,12 @@ const FIRST_SCREEN_TILES = 6
 const LOAD_AHEAD = '800px'
 
 export function Work({ videos, loading, more, loadingMore, onLoadMore }: Props) {
-  const [modal, setModal] = useState<{ video: PublicVideo; opener: HTMLElement } | null>(null)
+  // `shown` false: made at a press on a phone, its stream loading, until the click shows it.
+  const [modal, setModal] = useState<{
+    video: PublicVideo
+    opener: HTMLElement | null
+    shown: boolean
+  } | null>(null)
 
   const returnFocusTo = useRef<HTMLElement | null>(null)
   const gridRef = useRef<HTMLUListElement>(null)
@@ -93,7 +98,19 @@ export function Work({ videos, loading, more, loadingMore, onLoadMore }: Props) 
                   key={video._id}
                   video={video}
                   deferred={index >= FIRST_SCREEN_TILES}
-                  onOpenModal={(chosen, opener) => setModal({ video: chosen, opener })}
+                  onOpenModal={(chosen, opener) => setModal({ video: chosen, opener, shown: true })}
+                  onPressModal={(chosen) =>
+                    setModal((current) =>
+                      current?.shown ? current : { video: chosen, opener: null, shown: false },
+                    )
+                  }
+                  onAbandonModal={(chosen) =>
+                    setModal((current) =>
+                      current && !current.shown && current.video._id === chosen._id
+                        ? null
+                        : current,
+                    )
+                  }
                 />
               ))}
         </ul>
@@ -112,7 +129,14 @@ export function Work({ videos, loading, more, loadingMore, onLoadMore }: Props) 
           </div>
         ) : null}
       </div>
-      {modal && <VideoModal key={modal.video._id} video={modal.video} onClose={closeModal} />}
+      {modal && (
+        <VideoModal
+          key={modal.video._id}
+          video={modal.video}
+          shown={modal.shown}
+          onClose={closeModal}
+        />
+      )}
     </section>
   )
 }
