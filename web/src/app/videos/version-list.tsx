@@ -283,21 +283,28 @@ function NewVersion({
         processed; then the page, the embed and every review link play it at the same addresses.
       </p>
       <div className="flex flex-wrap items-center gap-2">
-        <input
-          ref={input}
-          id="new-version-file"
-          type="file"
-          accept="video/mp4,video/webm,video/ogg"
-          disabled={busy}
-          aria-describedby={`new-version-rules${problem ? ' new-version-error' : ''}`}
-          aria-invalid={problem ? true : undefined}
-          className={`${inputStyles} min-h-11 max-w-full flex-1`}
-          onChange={(event) => {
-            const chosen = event.target.files?.[0] ?? null
-            setFile(chosen)
-            setProblem(chosen ? fileError('video', chosen, 'create') : null)
-          }}
-        />
+        {/* The native input stays for keyboards and screen readers; what shows is the chosen
+            file's name, never the browser's own "No file chosen". */}
+        <label
+          className={`${inputStyles} flex min-h-11 max-w-full flex-1 cursor-pointer items-center has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-amber-500 has-[input:disabled]:cursor-not-allowed has-[input:disabled]:opacity-60`}
+        >
+          <input
+            ref={input}
+            id="new-version-file"
+            type="file"
+            accept="video/mp4,video/webm,video/ogg"
+            disabled={busy}
+            aria-describedby={`new-version-rules${problem ? ' new-version-error' : ''}`}
+            aria-invalid={problem ? true : undefined}
+            className="sr-only"
+            onChange={(event) => {
+              const chosen = event.target.files?.[0] ?? null
+              setFile(chosen)
+              setProblem(chosen ? fileError('video', chosen, 'create') : null)
+            }}
+          />
+          <span className="truncate">{file ? file.name : 'Choose the video file'}</span>
+        </label>
         <Button className="min-h-11" disabled={busy || !!problem} onClick={() => void send()}>
           {busy ? `Uploading... ${percent}%` : 'Upload version'}
         </Button>
