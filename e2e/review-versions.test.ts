@@ -102,6 +102,19 @@ function watchMedia(page: Page): Set<string> {
   return seen
 }
 
+/** The length of what the page's player holds, once it knows it. */
+async function durationShown(page: Page, selector: string): Promise<number> {
+  await page.waitForFunction(
+    (sel) => Number.isFinite((document.querySelector(sel) as HTMLVideoElement | null)?.duration),
+    selector,
+    { timeout: 30_000 },
+  )
+  return page.evaluate(
+    (sel) => (document.querySelector(sel) as HTMLVideoElement).duration,
+    selector,
+  )
+}
+
 const playing = (page: Page, beyond: number) =>
   page.waitForFunction(
     ([title, at]) =>
@@ -124,6 +137,7 @@ test('the client switches to the first version: it plays its own streams, with i
   await page.getByRole('button', { name: `Play ${TITLE}` }).click()
   await playing(page, 0.3)
   expect([...seen]).toEqual([folders.second])
+  expect(await durationShown(page, `video[aria-label="${TITLE}"]`)).toBeGreaterThan(2)
 
   // The player was playing: the first cut plays at once, from its own streams under the link.
   seen.clear()
@@ -145,7 +159,8 @@ test('the client switches to the first version: it plays its own streams, with i
     { timeout: 30_000 },
   )
   expect([...seen]).toContain(folders.first)
-  expect([...seen]).not.toContain(folders.second)
+  // The player holds the first cut (about a second long; the second runs three).
+  expect(await durationShown(page, `video[aria-label="${TITLE}"]`)).toBeLessThan(2)
 
   // A note made now is on version 1.
   await page.getByRole('button', { name: 'Add a note' }).click()
@@ -166,6 +181,24 @@ test('the client switches to the first version: it plays its own streams, with i
   await switcher.selectOption({ label: 'Version 2 (current)' })
   await page.getByText('No notes yet on version 2.').waitFor()
   expect(await page.locator('li[data-note]').count()).toBe(0)
+}, 120_000)
+
+test('on a phone, by keyboard: the switcher above the player, the first version’s notes below it', async () => {
+  const { page } = await openPage(browser, { baseURL: server.url, width: 375, height: 667 })
+  await page.goto(linkPath)
+  const switcher = page.getByLabel('Version', { exact: true })
+  await switcher.focus()
+  // A select moves its choice with the arrow keys: one down, from version 2 to version 1.
+  await page.keyboard.press('ArrowDown')
+  expect(await switcher.inputValue()).toBe(versionIds.first)
+  await page.locator('li[data-note]', { hasText: 'Logo too small in the first cut' }).waitFor()
+  const box = await switcher.boundingBox()
+  expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true)
+  // The notes sit below the player on a phone.
+  const player = await page.getByRole('button', { name: `Play ${TITLE}` }).boundingBox()
+  const panel = await page.getByRole('heading', { name: /^Notes/ }).boundingBox()
+  expect(panel!.y).toBeGreaterThan(player!.y + player!.height)
+  expect(describeViolations(await axeViolations(page))).toBe('')
 }, 120_000)
 
 test('the admin’s review page: the current version by default, the first one with its markers', async () => {
@@ -192,7 +225,7 @@ test('the admin’s review page: the current version by default, the first one w
     timeout: 30_000,
   })
   expect([...seen]).toContain(folders.first)
-  expect([...seen]).not.toContain(folders.second)
+  expect(await durationShown(page, 'video')).toBeLessThan(2)
   expect(describeViolations(await axeViolations(page))).toBe('')
 }, 120_000)
 
