@@ -233,7 +233,11 @@ export function createReviewLinksService(deps: {
         deps.videos.findVersion(link.videoId).catch(() => null),
         deps.videos.readyVersions(link.videoId),
       ])
-      const shown: LinkVersion[] = others.map(({ names: _, ...version }) => version)
+      // The current work is read through the cache, the others fresh: for the second a switch
+      // takes to reach every server, the cut that was current may be among both, once is enough.
+      const shown: LinkVersion[] = others
+        .filter((version) => version.video.hlsUrl !== current.hlsUrl)
+        .map(({ names: _, ...version }) => version)
       shown.push({
         id: now?._id ?? '',
         number: now?.number ?? 1,
