@@ -120,12 +120,18 @@ test('a second version uploaded in the dashboard plays on the page, the embed an
     { timeout: 30_000 },
   )
   expect([...seen]).toEqual([next])
-  // The embed and the review link name the new cut, never the old.
-  for (const path of [`/work/${work.slug}/embed`, linkPath]) {
-    const html = await (await fetch(`${server.url}${path}`)).text()
-    expect(html).toContain(next)
-    expect(html).not.toContain(first)
-  }
+  // The embed names the new cut, never the old; the review link plays the new cut, and its
+  // version switcher offers the old one beside it.
+  const embed = await (await fetch(`${server.url}/work/${work.slug}/embed`)).text()
+  expect(embed).toContain(next)
+  expect(embed).not.toContain(first)
+  const review = await (await fetch(`${server.url}${linkPath}`)).text()
+  const data = JSON.parse(
+    /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(review)![1]!,
+  )
+  expect(JSON.stringify(data.video)).toContain(next)
+  expect(JSON.stringify(data.video)).not.toContain(first)
+  expect(data.versions.map((v: { number: number }) => v.number)).toEqual([1, 2])
 
   // Version 1 is deleted from the list, asked once.
   const old = list.getByRole('listitem', { name: 'Version 1' })

@@ -136,3 +136,36 @@ export function parseTimecode(text: string): number | null {
   if (Number(s) >= 60 || (parts[1] !== undefined && Number(m) >= 60)) return null
   return Number(h) * 3600 + Number(m) * 60 + Number(s)
 }
+
+/** A note's version as the notes name it: its number, and its id while that version exists. */
+type OnVersion = { versionId: string | null; versionNumber: number }
+
+/**
+ * "Version 2", or "Version 1 (deleted)" once that version is gone: its notes stay, with its
+ * number, but nothing plays it any more.
+ */
+export const versionLabel = (note: OnVersion) =>
+  `Version ${note.versionNumber}${note.versionId === null ? ' (deleted)' : ''}`
+
+/**
+ * The notes of a page that shows version `shown` (its number), and the notes of deleted versions,
+ * grouped by number, oldest first: what a page lists beside its player. A note is on a version by
+ * its number, which is never given twice in a work. Notes of other versions that still exist are
+ * reached by showing those versions.
+ */
+export function notesForVersion<N extends OnVersion>(
+  notes: readonly N[],
+  shown: number,
+): { shown: N[]; deleted: { number: number; notes: N[] }[] } {
+  const deleted = new Map<number, N[]>()
+  for (const note of notes) {
+    if (note.versionId !== null || note.versionNumber === shown) continue
+    deleted.set(note.versionNumber, [...(deleted.get(note.versionNumber) ?? []), note])
+  }
+  return {
+    shown: notes.filter((note) => note.versionNumber === shown),
+    deleted: [...deleted]
+      .sort(([a], [b]) => a - b)
+      .map(([number, list]) => ({ number, notes: list })),
+  }
+}

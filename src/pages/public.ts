@@ -156,7 +156,10 @@ export function createPublicPages(deps: Deps) {
      * its caller answers it. `own` replaces the shell's title and description; null without a
      * built shell.
      */
-    async review(raw: { kind: 'review'; video: unknown }, own: string): Promise<string | null> {
+    async review(
+      raw: { kind: 'review'; video: unknown; versions?: unknown },
+      own: string,
+    ): Promise<string | null> {
       const html = await shell()?.value
       if (!html) return null
       // The page shows nothing else of the site, but its player levels by the site's reference.

@@ -5,7 +5,9 @@
 // one sets a cookie for this link's path only. The page's media is under the link's path too
 // (/r/<token>/media/…), so every playlist and segment asks the link again: a revoked or expired
 // link stops the next segment of a player already playing
-// (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md). An
+// (docs/decisions/064-a-hidden-works-media-by-set-lookup-signed-prefixes-and-link-paths.md). The
+// page offers every ready version of the work (docs/review.md#versions), the current one first
+// in its player; an earlier version's streams answer under the same media path. An
 // expired or revoked link answers 410 with a plain page; an unknown token 404, padded so both take
 // as long as a known one. The master is never named or served here: until the work's streams exist
 // the page says it is being prepared (and reloads itself), and a failed work's page says it cannot
@@ -222,7 +224,14 @@ export function createReviewPages(deps: Deps) {
       `<title>${escapeHtml(`${video.title} — ${BRAND.name}`)}</title>`,
       '<meta name="robots" content="noindex, nofollow" />',
     ].join('\n    ')
-    const body = await deps.pages.review({ kind: 'review', video: underLink(video, token) }, own)
+    // Every version it offers, each with its media under the link's path as the current one.
+    const versions = (await deps.links.versions(link, video)).flatMap((version) =>
+      playable(version.video) ? [{ ...version, video: underLink(version.video, token) }] : [],
+    )
+    const body = await deps.pages.review(
+      { kind: 'review', video: underLink(video, token), versions },
+      own,
+    )
     if (body === null) {
       return html(message('Not available', 'This page cannot be shown right now.'), 503)
     }
@@ -274,12 +283,9 @@ export function createReviewPages(deps: Deps) {
   }
 
   async function media(req: Request, rest: string, link: ReviewLinkRow): Promise<Response> {
-    const work = await deps.links.work(link)
-    if (!work) return gone()
-    const allowed =
-      playable(work.video) &&
-      work.names.has(firstSegment(rest.slice('media/'.length))) &&
-      deps.links.hasPass(link, cookieOf(req, PASS_COOKIE))
+    const may = await deps.links.mayFetch(link, firstSegment(rest.slice('media/'.length)))
+    if (may === null) return gone()
+    const allowed = may && deps.links.hasPass(link, cookieOf(req, PASS_COOKIE))
     const res = allowed
       ? await servePrivate(req, rest.slice('media/'.length), deps.store, deps.captions)
       : undefined

@@ -25,7 +25,7 @@ import type { Db } from '../db/database.ts'
 import { AppError } from '../errors.ts'
 import { addressGroup } from '../http/client-ip.ts'
 import { sameBytes, signingKey } from '../signing/key.ts'
-import type { PublicVideoView, VideosService } from '../videos/index.ts'
+import type { PublicVideoView, ReviewVersion, VideosService } from '../videos/index.ts'
 
 /**
  * Failures as a sign-in's (src/accounts/sign-in.ts), with a link in place of an e-mail. Checks
@@ -74,6 +74,12 @@ export type PasswordCheck =
   | { ok: true; cookie: string }
   | { ok: false; retryMs?: number; busy?: boolean }
 
+/**
+ * A version a link's page offers in its switcher: the current one, or an earlier ready one; its
+ * `video` has the work's title, poster and logo with the version's own streams and captions.
+ */
+export type LinkVersion = Omit<ReviewVersion, 'names'>
+
 /** A work its review page can play: streams exist and it has not failed. */
 export type PlayableVideo = PublicVideoView & { hlsUrl: string; mp4Url: string }
 
@@ -96,7 +102,7 @@ export function stateOf(
 
 export function createReviewLinksService(deps: {
   db: Db
-  videos: Pick<VideosService, 'get' | 'forReview'>
+  videos: Pick<VideosService, 'get' | 'forReview' | 'readyVersions' | 'findVersion'>
   activity: Pick<ActivityService, 'counted'>
   publicUrl: string
   /** The shared review-links key (base64url), loaded before the first request. */
@@ -215,6 +221,45 @@ export function createReviewLinksService(deps: {
       versionId?: string,
     ): Promise<{ video: PublicVideoView; names: ReadonlySet<string> } | null> {
       return deps.videos.forReview(link.videoId, versionId)
+    },
+
+    /**
+     * The versions the page of a link offers, oldest first: the current one (`current`, as
+     * `work` shows it) and every earlier or later one that is ready. A version that is still
+     * processing, failed or deleted is not offered.
+     */
+    async versions(link: ReviewLinkRow, current: PublicVideoView): Promise<LinkVersion[]> {
+      const [now, others] = await Promise.all([
+        deps.videos.findVersion(link.videoId).catch(() => null),
+        deps.videos.readyVersions(link.videoId),
+      ])
+      // The current work is read through the cache, the others fresh: for the second a switch
+      // takes to reach every server, the cut that was current may be among both, once is enough.
+      const shown: LinkVersion[] = others
+        .filter((version) => version.video.hlsUrl !== current.hlsUrl)
+        .map(({ names: _, ...version }) => version)
+      shown.push({
+        id: now?._id ?? '',
+        number: now?.number ?? 1,
+        current: true,
+        createdAt: now?.createdAt ?? current.createdAt,
+        video: current,
+      })
+      return shown.sort((a, b) => a.number - b.number)
+    },
+
+    /**
+     * Whether the page of a link may fetch the stored name or folder `first`: one of the files of
+     * its work's current version while that plays, or of a ready version it offers. Never a
+     * master, another work's file or a deleted version's. Null once the work is gone.
+     */
+    async mayFetch(link: ReviewLinkRow, first: string): Promise<boolean | null> {
+      const work = await deps.videos.forReview(link.videoId)
+      if (!work) return null
+      if (playable(work.video) && work.names.has(first)) return true
+      // Only now the versions that are not current: the current one's files pay one lookup.
+      const others = await deps.videos.readyVersions(link.videoId)
+      return others.some((version) => version.names.has(first))
     },
 
     /** The cookie value a right password earns: bound to the link, so it opens no other. */

@@ -36,7 +36,7 @@ import { AppError, TryLater } from '../errors.ts'
 import { addressGroup } from '../http/client-ip.ts'
 import { stateOf } from '../review-links/links.ts'
 import type { VideosService } from '../videos/index.ts'
-import { noteVersion } from './version.ts'
+import { noteVersion, VERSION_DELETED, versionOfNote } from './version.ts'
 
 /** A device's secret as the client sends it: 43 base64url characters (256 bits). */
 export const DEVICE_PATTERN = /^[A-Za-z0-9_-]{43}$/
@@ -301,8 +301,13 @@ export function createReviewNotesService(deps: {
       if (until !== null && until <= at) {
         throw new AppError('BAD_REQUEST', 'The end must be after the start', 'until')
       }
-      const version = await noteVersion(db, link.videoId, null)
-      checkTimes(at, until, version.duration)
+      const timesChange = parsed.at !== undefined || parsed.until !== undefined
+      if (timesChange) {
+        // Within the length of the version the note is on, whichever is current now.
+        const version = await versionOfNote(db, link.videoId, row)
+        if (!version) throw new AppError('CONFLICT', VERSION_DELETED, 'at')
+        checkTimes(at, until, version.duration)
+      }
       const [updated] = await db
         .update(reviewNotes)
         .set({

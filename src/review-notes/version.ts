@@ -8,6 +8,11 @@ import { AppError } from '../errors.ts'
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
+export const VERSION_NOT_PLAYABLE = 'This version cannot take notes: it cannot be played'
+/** Why a note on a deleted version keeps its times. */
+export const VERSION_DELETED =
+  'The version this note was made on was deleted: only its text can change'
+
 export type NoteVersion = { id: string | null; number: number; duration: number | null }
 
 /** The version a note is made on: the current one when the client names none. 404 for another work's. */
@@ -28,10 +33,36 @@ export async function noteVersion(
       id: videoVersions.id,
       number: videoVersions.number,
       duration: videoVersions.duration,
+      status: videoVersions.status,
+      streamsKey: videoVersions.streamsKey,
     })
     .from(videoVersions)
     .where(and(eq(videoVersions.id, wanted), eq(videoVersions.videoId, videoId)))
   if (!version) throw new AppError('NOT_FOUND', 'Version not found', 'versionId')
-  const duration = version.id === work.current ? work.duration : version.duration
-  return { id: version.id, number: version.number, duration }
+  if (version.id === work.current) {
+    return { id: version.id, number: version.number, duration: work.duration }
+  }
+  // Another version takes notes only while a link can play it: ready, with its streams.
+  if (version.status !== 'ready' || !version.streamsKey) {
+    throw new AppError('CONFLICT', VERSION_NOT_PLAYABLE, 'versionId')
+  }
+  return { id: version.id, number: version.number, duration: version.duration }
+}
+
+/**
+ * The version a note was made on, for a change of its times: its own length, not the current
+ * version's. Null once that version is deleted (the note keeps its number; its times stay).
+ */
+export async function versionOfNote(
+  tx: Tx | Db,
+  videoId: string,
+  note: { versionId: string | null },
+): Promise<NoteVersion | null> {
+  if (note.versionId === null) return null
+  try {
+    return await noteVersion(tx, videoId, note.versionId)
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null
+    throw error
+  }
 }

@@ -9,7 +9,7 @@ import { createVideoMaintenance } from './maintenance.ts'
 import { createVideoQueries } from './queries.ts'
 import { createVersionCommands } from './versions.ts'
 
-export type { PublicPage } from './queries.ts'
+export type { PublicPage, ReviewVersion } from './queries.ts'
 export type { PublicVideoView, VideoView } from './views.ts'
 export { moveMediaUrls } from './views.ts'
 

@@ -3,6 +3,7 @@
 // the counts. Each answer is kept in the shared read cache until the next change.
 import { and, asc, count, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm'
 import { videoCaptions, videoSlugs, videos, videoVersions } from '../../db/schema.ts'
+import { versionMessages } from '../contract/version.ts'
 import {
   invalidCursor,
   type PublicListInput,
@@ -15,6 +16,7 @@ import { CURATED, UUID_RE, type VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
 import { versionFiles } from './versions.ts'
 import {
+  moveMediaUrls,
   type PublicVideoView,
   type StoredCaption,
   toPublicView,
@@ -77,8 +79,56 @@ const visitorView = (row: ViewRow): PublicVideoView => ({
   status: 'ready',
 })
 
+type VersionRow = typeof videoVersions.$inferSelect
+
+/**
+ * The work's row with `version`'s media in place of its own. The current version's media are the
+ * work's own (its file columns on its version row are empty), so its row is returned as it is.
+ */
+function withVersion(row: ViewRow, version: VersionRow): ViewRow {
+  if (!version.masterKey) return row
+  return {
+    ...row,
+    videoKey: version.masterKey,
+    status: version.status,
+    progress: version.progress,
+    duration: version.duration,
+    width: version.width,
+    height: version.height,
+    streamsKey: version.streamsKey,
+    hasPreview: version.hasPreview,
+    processingError: version.processingError,
+    loudnessIntegrated: version.loudnessIntegrated,
+    loudnessRange: version.loudnessRange,
+    loudnessTruePeak: version.loudnessTruePeak,
+    videoCodec: version.videoCodec,
+    audioCodec: version.audioCodec,
+    captions: (version.captions as StoredCaption[] | null) ?? [],
+    version: version.number,
+  }
+}
+
+/** The names a review page may fetch of a work's row: poster, logo, streams and captions. */
+const reviewNamesOf = (row: ViewRow): Set<string> =>
+  new Set([
+    row.thumbnailKey,
+    row.brandLogoKey,
+    ...(row.streamsKey ? [row.streamsKey] : []),
+    ...row.captions.map((caption) => caption.key),
+  ])
+
+/** One version of a work as its review page lists it, its media at their /media addresses. */
+export type ReviewVersion = {
+  id: string
+  number: number
+  current: boolean
+  createdAt: string
+  video: PublicVideoView
+  names: ReadonlySet<string>
+}
+
 export function createVideoQueries(ctx: VideosContext) {
-  const { db, reads, syncBucket, adminView, find, titleAvailable } = ctx
+  const { db, reads, syncBucket, adminView, find, titleAvailable, prefixes } = ctx
 
   /**
    * The work's row as it would read with `versionId` current: the current one's row as it is,
@@ -91,28 +141,7 @@ export function createVideoQueries(ctx: VideosContext) {
           .from(videoVersions)
           .where(and(eq(videoVersions.id, versionId), eq(videoVersions.videoId, row.id)))
       : []
-    if (!version) return undefined
-    // The current version's media are the work's own (its file columns here are empty).
-    if (!version.masterKey) return row
-    return {
-      ...row,
-      videoKey: version.masterKey,
-      status: version.status,
-      progress: version.progress,
-      duration: version.duration,
-      width: version.width,
-      height: version.height,
-      streamsKey: version.streamsKey,
-      hasPreview: version.hasPreview,
-      processingError: version.processingError,
-      loudnessIntegrated: version.loudnessIntegrated,
-      loudnessRange: version.loudnessRange,
-      loudnessTruePeak: version.loudnessTruePeak,
-      videoCodec: version.videoCodec,
-      audioCodec: version.audioCodec,
-      captions: (version.captions as StoredCaption[] | null) ?? [],
-      version: version.number,
-    }
+    return version && withVersion(row, version)
   }
 
   async function listPage(input: { page: number; limit: number; order: VideoOrder }) {
@@ -278,15 +307,59 @@ export function createVideoQueries(ctx: VideosContext) {
         if (!row) return null
         const shown = versionId === undefined ? row : await asVersion(row, versionId)
         if (!shown) return null
-        const names = new Set([
-          shown.thumbnailKey,
-          shown.brandLogoKey,
-          ...(shown.streamsKey ? [shown.streamsKey] : []),
-          ...shown.captions.map((caption) => caption.key),
-        ])
-        return { video: toPublicView(toView(shown)), names }
+        return { video: toPublicView(toView(shown)), names: reviewNamesOf(shown) }
       }
       return versionId === undefined ? reads.get(`review:${id}`, read) : read()
+    },
+
+    /**
+     * One version of a work as admins see it, to play on the work's review page: the current one
+     * as `get` answers it, another with its own streams, length, loudness and captions. A
+     * version that is not current is private whatever the work's state, so all its files are
+     * under a signed prefix. 404 for an id that is not one of the work's versions.
+     */
+    async versionVideo(id: string, versionId: string): Promise<VideoView> {
+      const row = await find(id)
+      const shown = await asVersion(row, versionId)
+      if (!shown) throw new AppError('NOT_FOUND', versionMessages.notFound)
+      if (shown === row) return adminView(row)
+      const sign = (url: string) => prefixes.url(url)
+      const view = toView(shown)
+      return { ...moveMediaUrls(view, sign), videoUrl: sign(view.videoUrl) }
+    },
+
+    /**
+     * Every version of a work a review link may offer besides the current one, oldest first:
+     * those that are ready, with their streams (a version still processing, failed or deleted
+     * is not among them). Each with the names its page may fetch, never its master. Read fresh,
+     * as `forReview` with a version is: a version's processing moves no cached answer. Empty
+     * for an unknown work.
+     */
+    async readyVersions(id: string): Promise<ReviewVersion[]> {
+      const [row] = UUID_RE.test(id)
+        ? await db.select(viewColumns).from(videos).where(eq(videos.id, id))
+        : []
+      if (!row) return []
+      const rows = await db
+        .select()
+        .from(videoVersions)
+        .where(eq(videoVersions.videoId, row.id))
+        .orderBy(asc(videoVersions.number))
+      return rows.flatMap((version) => {
+        // The current version (empty file columns) is the caller's, read through the cache.
+        if (!version.masterKey || version.status !== 'ready' || !version.streamsKey) return []
+        const shown = withVersion(row, version)
+        return [
+          {
+            id: version.id,
+            number: version.number,
+            current: false,
+            createdAt: version.createdAt.toISOString(),
+            video: toPublicView(toView(shown)),
+            names: reviewNamesOf(shown),
+          },
+        ]
+      })
     },
 
     /**

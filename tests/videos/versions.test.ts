@@ -134,11 +134,25 @@ describe('the versions of a work', () => {
     expect(pub).toHaveLength(1)
     expect(pub[0]).toMatchObject({ _id: video._id, slug: video.slug })
     expect(folderOf(pub[0].hlsUrl)).toBe(second)
-    for (const page of [`/work/${video.slug}`, `/work/${video.slug}/embed`, linkPath]) {
+    for (const page of [`/work/${video.slug}`, `/work/${video.slug}/embed`]) {
       const text = await html(page)
       expect(text).toContain(second)
       expect(text).not.toContain(first)
     }
+    // The link's player plays the new cut; its switcher offers the first one beside it.
+    const data = JSON.parse(
+      /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(
+        await html(linkPath),
+      )![1]!,
+    )
+    expect(JSON.stringify(data.video)).toContain(second)
+    expect(JSON.stringify(data.video)).not.toContain(first)
+    expect(
+      data.versions.map((v: { number: number; current: boolean }) => [v.number, v.current]),
+    ).toEqual([
+      [1, false],
+      [2, true],
+    ])
     // What a review link may show of each version: the current one by default, an earlier one
     // by its id (its own streams, never its master), nothing for another work's.
     const services = t.app.services

@@ -28,6 +28,13 @@ export const versionRoutes = [
     const { versions } = await caller.versions.list({ id: params.id! })
     return ok({ versions })
   }),
+  route('GET', '/api/videos/:id/versions/:versionId', async ({ caller, params }) => {
+    const { version, video } = await caller.versions.get({
+      id: params.id!,
+      versionId: params.versionId!,
+    })
+    return ok({ version, video })
+  }),
   route('POST', '/api/videos/:id/versions', add),
   route('PUT', '/api/videos/:id/versions/:versionId/current', async ({ caller, params }) => {
     const { version } = await caller.versions.makeCurrent({

@@ -11,6 +11,19 @@ export const versionsRouter = router({
     .input(listVersionsSchema)
     .query(({ ctx, input }) => ctx.services.videos.listVersions(input.id)),
 
+  /**
+   * One version with what plays it (the work's review page): `version` as the list has it,
+   * `video` the work as an admin's answer, with that version's streams.
+   */
+  get: authedProcedure.input(versionRefSchema).query(async ({ ctx, input }) => {
+    const { videos } = ctx.services
+    const [version, video] = await Promise.all([
+      videos.findVersion(input.id, input.versionId),
+      videos.versionVideo(input.id, input.versionId),
+    ])
+    return { version, video }
+  }),
+
   /** A new version from a finished upload of kind video; current once its processing is done. */
   add: authedProcedure
     .input(addVersionSchema)

@@ -221,6 +221,7 @@ const reviewRoute = createRoute({
   loader: ({ context, params }) => {
     void context.trpc.videos.get.prefetch({ id: params.id })
     void context.trpc.reviewNotes.list.prefetch({ videoId: params.id })
+    void context.trpc.versions.list.prefetch({ id: params.id })
   },
   component: ReviewPage,
 })

@@ -58,3 +58,24 @@ describe("a work's captions in the page's data", () => {
     expect(data?.kind === 'review' && data.video.captions).toEqual([])
   })
 })
+
+describe('a review page’s versions', () => {
+  test('kept in order with their players; a malformed one is left out; none from an older server', () => {
+    const data = pageDataFrom({
+      kind: 'review',
+      video,
+      versions: [
+        { id: 'v1', number: 1, current: false, video },
+        { id: 'v2', number: 2, current: true, video },
+        { id: 3, number: 3, video },
+        { id: 'v4', number: 4, current: false, video: null },
+      ],
+    })
+    expect(data?.kind === 'review' && data.versions.map((v) => [v.id, v.current])).toEqual([
+      ['v1', false],
+      ['v2', true],
+    ])
+    const old = pageDataFrom({ kind: 'review', video })
+    expect(old?.kind === 'review' && old.versions).toEqual([])
+  })
+})

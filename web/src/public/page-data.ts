@@ -15,8 +15,33 @@ import { type PublicSite, publicSiteFrom } from './site-content.ts'
 
 export type LandingData = { kind: 'landing'; site: PublicSite | null; page: PublicPage }
 export type WorkData = { kind: 'work'; site: PublicSite | null; video: PublicVideo }
-/** A private review link's page: the work alone, its media under the link's path. */
-export type ReviewData = { kind: 'review'; video: PublicVideo; loudnessReference: number | null }
+/**
+ * One version a review link's page offers (docs/review.md#versions): the current one, or an
+ * earlier ready one, its media under the link's path too.
+ */
+export type ReviewVersion = { id: string; number: number; current: boolean; video: PublicVideo }
+/**
+ * A private review link's page: the work alone, its media under the link's path; `versions`, oldest
+ * first, the ones its switcher offers (the current one among them).
+ */
+export type ReviewData = {
+  kind: 'review'
+  video: PublicVideo
+  versions: ReviewVersion[]
+  loudnessReference: number | null
+}
+
+/** The versions a review page offers; anything malformed is left out, never fatal. */
+function reviewVersionsFrom(raw: unknown): ReviewVersion[] {
+  if (!Array.isArray(raw)) return []
+  return raw.flatMap((item: unknown) => {
+    if (!isRecord(item)) return []
+    const { id, number, current } = item
+    const video = toVideo(item.video)
+    if (typeof id !== 'string' || typeof number !== 'number' || !video) return []
+    return [{ id, number, current: current === true, video }]
+  })
+}
 export type PageData = LandingData | WorkData | ReviewData
 
 function siteOrNull(value: unknown): PublicSite | null {
@@ -39,7 +64,8 @@ export function pageDataFrom(raw: unknown): PageData | null {
     const reference = raw.loudnessReference
     const loudnessReference =
       reference === null || typeof reference === 'number' ? reference : DEFAULT_LOUDNESS_REFERENCE
-    return video ? { kind: 'review', video, loudnessReference } : null
+    if (!video) return null
+    return { kind: 'review', video, versions: reviewVersionsFrom(raw.versions), loudnessReference }
   }
   if (raw.kind === 'work') {
     const video = toVideo(raw.video)

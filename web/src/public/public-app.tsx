@@ -15,7 +15,7 @@ type Props = {
 
 export function PublicApp({ data, onMounted }: Props) {
   useEffect(() => onMounted?.(), [onMounted])
-  if (data?.kind === 'review') return <ReviewPage video={data.video} />
+  if (data?.kind === 'review') return <ReviewPage video={data.video} versions={data.versions} />
   if (data?.kind === 'work') return <WorkPage video={data.video} site={data.site} />
   return <PublicPage initial={data ?? undefined} />
 }

@@ -67,6 +67,8 @@ async function call<T>(method: string, rest: string, body?: unknown): Promise<Ou
 export const listNotes = () => call<{ notes: ClientNote[] }>('GET', '')
 
 export async function addNote(input: {
+  /** The version the note is on; absent: the work's current one. */
+  versionId?: string
   at: number
   until: number | null
   text: string

@@ -4,8 +4,16 @@
 // asked once per link on this device. Notes list in time order with the studio's replies;
 // choosing one (in the list or on the strip) seeks the player there. Everything a person typed
 // is drawn as text. The notes load after the page is live, so the server's markup and the first
-// draw agree.
-import { noteTime, parseTimecode, reviewNoteLimits, timecode } from '@contract/review-note.ts'
+// draw agree. The panel and the strip show the notes of the version the player plays; notes of a
+// deleted version stay listed under its number ("Version 1 (deleted)"), with nothing to play.
+import {
+  notesForVersion,
+  noteTime,
+  parseTimecode,
+  reviewNoteLimits,
+  timecode,
+  versionLabel,
+} from '@contract/review-note.ts'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type MarkedNote, NoteMarkers } from '../player/note-markers.tsx'
 import {
@@ -18,6 +26,14 @@ import {
   listNotes,
 } from './review-notes-api.ts'
 import type { PlayerControl } from './work-page.tsx'
+
+/** The version the player plays; null on a page that names none (every note is shown). */
+export type ShownVersion = { id: string; number: number } | null
+
+/** The notes beside the player of `version`, and those of deleted versions. */
+function grouped(notes: ClientNote[], version: ShownVersion) {
+  return version ? notesForVersion(notes, version.number) : { shown: notes, deleted: [] }
+}
 
 /** The notes of the page, and the player's seek; shared by the panel and the strip. */
 export function useReviewNotes(control: PlayerControl) {
@@ -72,12 +88,15 @@ export type ReviewNotesState = ReturnType<typeof useReviewNotes>
 
 export function ReviewMarkers({
   state,
+  version,
   duration,
 }: {
   state: ReviewNotesState
+  version: ShownVersion
   duration: number | null
 }) {
-  return <NoteMarkers notes={state.notes ?? []} duration={duration} onChoose={state.seek} />
+  const notes = grouped(state.notes ?? [], version).shown
+  return <NoteMarkers notes={notes} duration={duration} onChoose={state.seek} />
 }
 
 const field =
@@ -90,10 +109,12 @@ const strong =
 export function ReviewNotesPanel({
   state,
   control,
+  version,
   duration,
 }: {
   state: ReviewNotesState
   control: PlayerControl
+  version: ShownVersion
   duration: number | null
 }) {
   const headingId = useId()
@@ -107,7 +128,8 @@ export function ReviewNotesPanel({
     setComposing({ at: element ? Math.floor(element.currentTime * 10) / 10 : 0 })
   }
 
-  const notes = state.notes
+  const all = state.notes
+  const { shown: notes, deleted } = grouped(all ?? [], version)
   return (
     <section
       aria-labelledby={headingId}
@@ -115,7 +137,8 @@ export function ReviewNotesPanel({
     >
       <div className="flex items-center justify-between gap-3">
         <h2 id={headingId} className="font-semibold text-lg text-paper">
-          Notes{notes ? ` (${notes.length})` : ''}
+          Notes{all ? ` (${notes.length})` : ''}
+          {version && all ? <span className="sr-only"> on version {version.number}</span> : null}
         </h2>
         {composing ? null : (
           <button type="button" onClick={start} className={strong}>
@@ -144,6 +167,7 @@ export function ReviewNotesPanel({
       {composing ? (
         <NoteForm
           at={composing.at}
+          versionId={version?.id || null}
           duration={duration}
           name={name}
           onCancel={() => setComposing(null)}
@@ -165,31 +189,48 @@ export function ReviewNotesPanel({
           {state.error}
         </p>
       ) : null}
-      {notes === null ? (
+      {all === null ? (
         <p className="mt-4 text-mist text-sm">Loading notes…</p>
       ) : notes.length === 0 ? (
         <p className="mt-4 text-mist text-sm">
-          No notes yet. Pause where something should change and add a note.
+          No notes yet{all.length > 0 && version ? ` on version ${version.number}` : ''}. Pause
+          where something should change and add a note.
         </p>
       ) : (
         <ol aria-label="Notes in time order" className="mt-4 space-y-3">
           {notes.map((note) => (
-            <NoteItem key={note.id} note={note} state={state} />
+            <NoteItem key={note.id} note={note} state={state} playable />
           ))}
         </ol>
       )}
+      {deleted.map((group) => (
+        <div key={group.number} className="mt-6">
+          <h3 className="font-semibold text-mist text-sm">{versionLabel(group.notes[0]!)}</h3>
+          <p className="mt-1 text-mist text-xs">
+            This version was deleted: its notes are kept, with nothing to play.
+          </p>
+          <ol aria-label={`Notes on ${versionLabel(group.notes[0]!)}`} className="mt-3 space-y-3">
+            {group.notes.map((note) => (
+              <NoteItem key={note.id} note={note} state={state} playable={false} />
+            ))}
+          </ol>
+        </div>
+      ))}
     </section>
   )
 }
 
 function NoteForm({
   at,
+  versionId,
   duration,
   name,
   onCancel,
   onAdded,
 }: {
   at: number
+  /** The version the player plays, which the note is made on (absent: the current one). */
+  versionId: string | null
   duration: number | null
   name: string | null
   onCancel: () => void
@@ -217,7 +258,13 @@ function NoteForm({
       return setError({ message: 'End must be a time like 0:50', field: 'until' })
     setBusy(true)
     const usedName = name ?? typedName.trim()
-    const made = await addNote({ at: atSeconds, until, text, name: usedName })
+    const made = await addNote({
+      ...(versionId ? { versionId } : {}),
+      at: atSeconds,
+      until,
+      text,
+      name: usedName,
+    })
     setBusy(false)
     if (made.ok) onAdded(made.data.note, usedName)
     else setError(made)
@@ -313,7 +360,16 @@ function NoteForm({
   )
 }
 
-function NoteItem({ note, state }: { note: ClientNote; state: ReviewNotesState }) {
+function NoteItem({
+  note,
+  state,
+  playable,
+}: {
+  note: ClientNote
+  state: ReviewNotesState
+  /** False for a note on a deleted version: its time is text, with nothing to seek. */
+  playable: boolean
+}) {
   const [editing, setEditing] = useState(false)
   const [text, setText] = useState(note.text)
   const [error, setError] = useState<string | null>(null)
@@ -345,14 +401,18 @@ function NoteItem({ note, state }: { note: ClientNote; state: ReviewNotesState }
   return (
     <li className="rounded-md border border-white/10 p-3" data-note={note.id}>
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <button
-          type="button"
-          onClick={() => state.seek(note)}
-          aria-label={`Play from ${noteTime(note)}`}
-          className="font-mono font-semibold text-accent text-sm hover:underline focus-visible:outline-2 focus-visible:outline-accent"
-        >
-          {noteTime(note)}
-        </button>
+        {playable ? (
+          <button
+            type="button"
+            onClick={() => state.seek(note)}
+            aria-label={`Play from ${noteTime(note)}`}
+            className="font-mono font-semibold text-accent text-sm hover:underline focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            {noteTime(note)}
+          </button>
+        ) : (
+          <span className="font-mono font-semibold text-mist text-sm">{noteTime(note)}</span>
+        )}
         <span className="font-semibold text-paper text-sm">{note.name}</span>
         {note.resolved ? (
           <span className="rounded-full bg-emerald-500/20 px-2 py-0.5 text-emerald-200 text-xs">

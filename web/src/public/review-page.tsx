@@ -2,16 +2,31 @@
 // work's title, player and description, and nothing else of the site (no navigation, no footer,
 // no other work), and the client's notes: a panel beside the player (below it on a phone) and a
 // marker strip under it (review-notes.tsx). The server renders it with the media under the
-// link's own path.
+// link's own path. Where the work has several ready versions, a switcher chooses the one the
+// player plays (the current one first); the notes and markers follow it, and a new note is made
+// on it (docs/review.md#versions).
+import { useId, useState } from 'react'
 import { BrandMark, BrandName } from '../brand/brand.tsx'
+import type { ReviewVersion } from './page-data.ts'
 import { PageShell } from './page-shell.tsx'
 import type { PublicVideo } from './public-videos.ts'
 import { ReviewMarkers, ReviewNotesPanel, useReviewNotes } from './review-notes.tsx'
 import { usePlayerControl, WorkPlayer } from './work-page.tsx'
 
-export function ReviewPage({ video }: { video: PublicVideo }) {
+export function ReviewPage({
+  video,
+  versions = [],
+}: {
+  video: PublicVideo
+  versions?: ReviewVersion[]
+}) {
   const control = usePlayerControl()
   const notes = useReviewNotes(control)
+  const switchId = useId()
+  const [shownId, setShownId] = useState(() => versions.find((v) => v.current)?.id)
+  // A page from a server without versions plays its one video and lists every note.
+  const shown = versions.find((v) => v.id === shownId) ?? null
+  const played = shown?.video ?? video
   return (
     <PageShell>
       <header className="mx-auto flex max-w-7xl items-center gap-3 px-5 pt-8 sm:px-8">
@@ -23,17 +38,51 @@ export function ReviewPage({ video }: { video: PublicVideo }) {
         <h1 className="mt-4 font-display text-4xl text-paper tracking-tight md:text-6xl">
           {video.title}
         </h1>
+        {versions.length > 1 && shown ? (
+          <div className="mt-6 flex flex-wrap items-center gap-3">
+            <label htmlFor={switchId} className="text-mist text-sm">
+              Version
+            </label>
+            <select
+              id={switchId}
+              value={shown.id}
+              onChange={(event) => {
+                const next = versions.find((v) => v.id === event.target.value)
+                if (!next) return
+                setShownId(next.id)
+                notes.announce(
+                  `Showing version ${next.number}${next.current ? ', the current one' : ''}`,
+                )
+              }}
+              className="rounded-md border border-white/25 bg-ink-900 px-3 py-2 text-paper focus-visible:outline-2 focus-visible:outline-accent"
+            >
+              {[...versions].reverse().map((v) => (
+                <option key={v.id} value={v.id}>
+                  Version {v.number}
+                  {v.current ? ' (current)' : ''}
+                </option>
+              ))}
+            </select>
+            {shown.current ? null : <p className="text-mist text-sm">Not the current version.</p>}
+          </div>
+        ) : null}
         <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_24rem] lg:items-start">
           <div>
-            <WorkPlayer video={video} control={control} />
-            <ReviewMarkers state={notes} duration={video.duration} />
+            {/* A new version is a new player: its own streams from their start. */}
+            <WorkPlayer key={shown?.id ?? ''} video={played} control={control} />
+            <ReviewMarkers state={notes} version={shown} duration={played.duration} />
             {video.description ? (
               <p className="mt-8 max-w-2xl whitespace-pre-line text-lg text-mist">
                 {video.description}
               </p>
             ) : null}
           </div>
-          <ReviewNotesPanel state={notes} control={control} duration={video.duration} />
+          <ReviewNotesPanel
+            state={notes}
+            control={control}
+            version={shown}
+            duration={played.duration}
+          />
         </div>
       </main>
     </PageShell>

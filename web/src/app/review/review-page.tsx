@@ -1,9 +1,19 @@
 // A work's review page in the dashboard (/dashboard/videos/<id>/review, docs/review.md): the
 // player with a marker for each note on its timeline, and every note of every review link of
 // the work, with the link it came through; reply, resolve and reopen; filter open or resolved
-// and by version. The list is asked again every two seconds, so a note a client leaves through
-// any server shows here within the five seconds promised. Clients' words are drawn as text.
-import { type NoteState, noteStates, noteTime, reviewNoteLimits } from '@contract/review-note.ts'
+// and by version. The version filter is also the player's switcher: the current version by
+// default, an earlier one plays its own streams with its own notes' markers, and a deleted one
+// lists its notes with nothing to play. The list is asked again every two seconds, so a note a
+// client leaves through any server shows here within the five seconds promised. Clients' words
+// are drawn as text.
+import {
+  type NoteState,
+  noteStates,
+  notesForVersion,
+  noteTime,
+  reviewNoteLimits,
+  versionLabel,
+} from '@contract/review-note.ts'
 import { Link, useParams } from '@tanstack/react-router'
 import { type FormEvent, useId, useRef, useState } from 'react'
 import type { AdminNote, Video } from '../../api.ts'
@@ -20,18 +30,17 @@ import { trpc } from '../trpc.ts'
 /** How often the notes are asked again: well inside the five seconds a new note may take. */
 export const NOTES_POLL_MS = 2000
 
-type Filters = { state: NoteState | 'all'; version: number | 'all' }
+/** `current`: whichever version is current (the default); a number: that version; `all`. */
+type Filters = { state: NoteState | 'all'; version: number | 'current' | 'all' }
 
 export function ReviewPage() {
   const { id } = useParams({ from: '/authed/dashboard/videos/$id/review' })
   const work = trpc.videos.get.useQuery({ id })
-  const [filters, setFilters] = useState<Filters>({ state: 'all', version: 'all' })
+  const versions = trpc.versions.list.useQuery({ id })
+  const [filters, setFilters] = useState<Filters>({ state: 'all', version: 'current' })
+  // Every version's notes: the filter by version is drawn here, so deleted versions show too.
   const notes = trpc.reviewNotes.list.useQuery(
-    {
-      videoId: id,
-      ...(filters.state === 'all' ? {} : { state: filters.state }),
-      ...(filters.version === 'all' ? {} : { version: filters.version }),
-    },
+    { videoId: id, ...(filters.state === 'all' ? {} : { state: filters.state }) },
     {
       refetchInterval: NOTES_POLL_MS,
       refetchIntervalInBackground: true,
@@ -50,7 +59,18 @@ export function ReviewPage() {
     )
   }
   const video = work.data.video
-  const list = notes.data ?? []
+  const all = notes.data ?? []
+  const existing = versions.data?.versions ?? []
+  const currentNumber = video.version
+  const chosen = filters.version === 'current' ? currentNumber : filters.version
+  // The version the player plays: the chosen one, or the current one for "All versions".
+  const played = chosen === 'all' ? currentNumber : chosen
+  const playedVersion = existing.find((v) => v.number === played)
+  const { shown } = notesForVersion(all, played)
+  // Version numbers start at 1: with 0 shown, every deleted version's notes are grouped.
+  const deleted = notesForVersion(all, 0).deleted
+  const list = chosen === 'all' ? all : shown
+  const deletedChosen = chosen !== 'all' && !playedVersion && versions.isSuccess
 
   function seek(note: MarkedNote) {
     const element = videoRef.current
@@ -68,11 +88,30 @@ export function ReviewPage() {
     setAnnouncement(`Playing from ${noteTime(note)}, the note by ${note.name}`)
   }
 
-  // Every version a note may be on: 1 up to the work's current one.
-  const versions = Array.from(
-    { length: Math.max(1, ...list.map((n) => n.versionNumber)) },
-    (_, i) => i + 1,
-  )
+  // Every version there is, and every deleted one that still has notes, newest first.
+  const options = [
+    ...existing.map((v) => ({
+      value: String(v.number),
+      number: v.number,
+      label: `Version ${v.number}${v.current ? ' (current)' : ''}`,
+    })),
+    ...deleted.map((group) => ({
+      value: String(group.number),
+      number: group.number,
+      label: versionLabel(group.notes[0]!),
+    })),
+  ].sort((a, b) => b.number - a.number)
+  if (!options.some((o) => o.number === currentNumber)) {
+    options.unshift({
+      value: String(currentNumber),
+      number: currentNumber,
+      label: `Version ${currentNumber} (current)`,
+    })
+  }
+  // A deleted version chosen while the Show filter leaves none of its notes stays chosen.
+  if (typeof chosen === 'number' && !options.some((o) => o.number === chosen)) {
+    options.push({ value: String(chosen), number: chosen, label: `Version ${chosen} (deleted)` })
+  }
   return (
     <div>
       <PageHeader
@@ -89,8 +128,29 @@ export function ReviewPage() {
       </p>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem] lg:items-start">
         <div>
-          <WorkPlayer video={video} videoRef={videoRef} />
-          <NoteMarkers notes={list} duration={video.duration} onChoose={seek} dark={false} />
+          {deletedChosen ? (
+            <p className="rounded-xl border border-zinc-200 p-6 text-sm text-zinc-600 dark:border-ink-700 dark:text-zinc-300">
+              Version {played} was deleted: its notes are kept, with nothing to play.
+            </p>
+          ) : playedVersion && !playedVersion.current ? (
+            <VersionPlayer
+              key={playedVersion._id}
+              id={id}
+              versionId={playedVersion._id}
+              number={playedVersion.number}
+              videoRef={videoRef}
+            />
+          ) : (
+            <WorkPlayer video={video} videoRef={videoRef} />
+          )}
+          {deletedChosen ? null : (
+            <NoteMarkers
+              notes={shown}
+              duration={durationOf(playedVersion, video)}
+              onChoose={seek}
+              dark={false}
+            />
+          )}
         </div>
         <section aria-labelledby="notes-heading" className="space-y-4">
           <div className="flex flex-wrap items-end justify-between gap-3">
@@ -118,21 +178,24 @@ export function ReviewPage() {
               <label className="text-sm">
                 <span className="block text-zinc-500 text-xs dark:text-zinc-400">Version</span>
                 <select
-                  value={String(filters.version)}
-                  onChange={(e) =>
-                    setFilters((f) => ({
-                      ...f,
-                      version: e.target.value === 'all' ? 'all' : Number(e.target.value),
-                    }))
-                  }
+                  value={String(chosen)}
+                  onChange={(e) => {
+                    const value = e.target.value
+                    const version = value === 'all' ? 'all' : Number(value)
+                    setFilters((f) => ({ ...f, version }))
+                    const option = options.find((o) => o.value === value)
+                    setAnnouncement(
+                      option ? `Showing ${option.label}` : 'Showing the notes of every version',
+                    )
+                  }}
                   className={cn(inputStyles, 'w-auto')}
                 >
-                  <option value="all">All versions</option>
-                  {versions.map((v) => (
-                    <option key={v} value={v}>
-                      Version {v}
+                  {options.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
                     </option>
                   ))}
+                  <option value="all">All versions</option>
                 </select>
               </label>
             </div>
@@ -151,12 +214,60 @@ export function ReviewPage() {
           ) : (
             <ol aria-label="Notes in time order" className="space-y-3">
               {list.map((note) => (
-                <NoteCard key={note.id} note={note} onSeek={seek} />
+                <NoteCard
+                  key={note.id}
+                  note={note}
+                  onSeek={note.versionNumber === played && !deletedChosen ? seek : null}
+                />
               ))}
             </ol>
           )}
         </section>
       </div>
+    </div>
+  )
+}
+
+/** The length the markers are laid along: the played version's, once the list has it. */
+function durationOf(version: { duration: number | null } | undefined, video: Video) {
+  return version?.duration ?? video.duration
+}
+
+/** A version that is not current, from its own (signed) streams; a word where it has none. */
+function VersionPlayer({
+  id,
+  versionId,
+  number,
+  videoRef,
+}: {
+  id: string
+  versionId: string
+  number: number
+  videoRef: React.RefObject<HTMLVideoElement | null>
+}) {
+  const version = trpc.versions.get.useQuery({ id, versionId }, { staleTime: 10 * 60_000 })
+  if (version.isPending) return <Spinner label={`Loading version ${number}`} />
+  if (version.isError) {
+    return (
+      <p role="alert" className="text-red-600 text-sm dark:text-red-400">
+        {toClientError(version.error).message || 'Error'}
+      </p>
+    )
+  }
+  const video = version.data.video
+  if (!video.hlsUrl) {
+    return (
+      <p className="rounded-xl border border-zinc-200 p-6 text-sm text-zinc-600 dark:border-ink-700 dark:text-zinc-300">
+        Version {number} cannot be played: its processing is not done.
+      </p>
+    )
+  }
+  return (
+    <div
+      className="overflow-hidden rounded-xl bg-black"
+      style={{ aspectRatio: `${video.width ?? 16} / ${video.height ?? 9}` }}
+    >
+      <Attached video={video} sources={video} videoRef={videoRef} />
     </div>
   )
 }
@@ -223,7 +334,14 @@ function linkName(note: AdminNote): string {
   return note.link.state === 'active' ? name : `${name} (${note.link.state})`
 }
 
-function NoteCard({ note, onSeek }: { note: AdminNote; onSeek: (note: MarkedNote) => void }) {
+function NoteCard({
+  note,
+  onSeek,
+}: {
+  note: AdminNote
+  /** Null when the player does not play the note's version: its time is then text. */
+  onSeek: ((note: MarkedNote) => void) | null
+}) {
   const utils = trpc.useUtils()
   const reply = trpc.reviewNotes.reply.useMutation()
   const resolve = trpc.reviewNotes.setResolved.useMutation()
@@ -264,17 +382,23 @@ function NoteCard({ note, onSeek }: { note: AdminNote; onSeek: (note: MarkedNote
       className="rounded-xl border border-zinc-200 bg-white p-4 dark:border-ink-700 dark:bg-ink-900"
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <button
-          type="button"
-          onClick={() => onSeek(note)}
-          aria-label={`Play from ${noteTime(note)}`}
-          className="font-mono font-semibold text-amber-700 text-sm hover:underline focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-accent"
-        >
-          {noteTime(note)}
-        </button>
+        {onSeek ? (
+          <button
+            type="button"
+            onClick={() => onSeek(note)}
+            aria-label={`Play from ${noteTime(note)}`}
+            className="font-mono font-semibold text-amber-700 text-sm hover:underline focus-visible:outline-2 focus-visible:outline-amber-500 dark:text-accent"
+          >
+            {noteTime(note)}
+          </button>
+        ) : (
+          <span className="font-mono font-semibold text-sm text-zinc-600 dark:text-zinc-300">
+            {noteTime(note)}
+          </span>
+        )}
         <span className="font-semibold text-sm">{note.name}</span>
         <span className="text-xs text-zinc-500 dark:text-zinc-400">
-          version {note.versionNumber} · via {linkName(note)}
+          {versionLabel(note)} · via {linkName(note)}
         </span>
         {note.resolved ? (
           <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-emerald-800 text-xs dark:bg-emerald-500/20 dark:text-emerald-200">
