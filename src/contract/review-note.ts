@@ -1,10 +1,7 @@
 // Time-coded notes a client leaves through a review link, and the studio's replies (docs/
-// review.md). Shared by the server (the /r/<token>/notes paths, procedures, REST) and both pages
-// that show notes: the review page and the dashboard's review page.
-import { z } from 'zod'
-import { uuidSchema } from './id.ts'
-import { msg } from './messages.ts'
-import { plainText } from './text.ts'
+// review.md): their limits, shapes, times and labels, shared by the server and both pages that
+// show notes (the review page and the dashboard's review page). No zod here: the review page is a
+// public page, and its bundle stays small; the input schemas are review-note-input.ts.
 
 export const reviewNoteLimits = {
   textMax: 2000,
@@ -15,76 +12,10 @@ export const reviewNoteLimits = {
   perAddressHour: 60,
 } as const
 
-export const noteTextSchema = plainText(z.string().trim(), 'Note', { multiline: true })
-  .min(1, 'Note is required')
-  .max(reviewNoteLimits.textMax, `Note must be at most ${reviewNoteLimits.textMax} characters`)
-
-export const noteNameSchema = plainText(z.string().trim(), 'Name')
-  .min(1, 'Name is required')
-  .max(reviewNoteLimits.nameMax, `Name must be at most ${reviewNoteLimits.nameMax} characters`)
-
-/** Seconds into the work; the work's own duration is checked by the server. */
-const secondsSchema = (label: string) =>
-  z
-    .number({ error: `${label} must be a time in seconds` })
-    .finite(`${label} must be a time in seconds`)
-    .min(0, `${label} must be 0:00 or later`)
-
-const untilAfterAt = (v: { at?: number; until?: number | null }) =>
-  v.until == null || v.at === undefined || v.until > v.at
-const untilMessage = { message: 'The end must be after the start', path: ['until'] }
-
-/** A client's new note: at a moment, or over a range (`until`). */
-export const createNoteSchema = z
-  .object({
-    versionId: uuidSchema('Version not found').nullish(),
-    at: secondsSchema('Time'),
-    until: secondsSchema('End').nullish(),
-    text: noteTextSchema,
-    name: noteNameSchema,
-  })
-  .refine(untilAfterAt, untilMessage)
-export type CreateNoteInput = z.input<typeof createNoteSchema>
-
-/** What a client may change of their own note; `until: null` makes a range a moment again. */
-export const editNoteSchema = z
-  .object({
-    at: secondsSchema('Time').optional(),
-    until: secondsSchema('End').nullish(),
-    text: noteTextSchema.optional(),
-  })
-  .refine(untilAfterAt, untilMessage)
-export type EditNoteInput = z.input<typeof editNoteSchema>
-
 export const noteStates = ['open', 'resolved'] as const
 export type NoteState = (typeof noteStates)[number]
 
-export const listNotesSchema = z.object({
-  videoId: uuidSchema(msg.videoNotFound),
-  state: z.enum(noteStates, { error: 'State must be open or resolved' }).optional(),
-  version: z.coerce
-    .number({ error: 'Version must be a version number' })
-    .int('Version must be a version number')
-    .min(1, 'Version must be a version number')
-    .optional(),
-})
-export type ListNotesInput = z.input<typeof listNotesSchema>
-
 export const NOTE_NOT_FOUND = 'Note not found'
-
-export const replyNoteSchema = z.object({
-  videoId: uuidSchema(msg.videoNotFound),
-  noteId: uuidSchema(NOTE_NOT_FOUND),
-  text: plainText(z.string().trim(), 'Reply', { multiline: true })
-    .min(1, 'Reply is required')
-    .max(reviewNoteLimits.textMax, `Reply must be at most ${reviewNoteLimits.textMax} characters`),
-})
-
-export const resolveNoteSchema = z.object({
-  videoId: uuidSchema(msg.videoNotFound),
-  noteId: uuidSchema(NOTE_NOT_FOUND),
-  resolved: z.boolean({ error: 'Resolved must be true or false' }),
-})
 
 export type NoteReplyView = { id: string; text: string; author: string; createdAt: string }
 

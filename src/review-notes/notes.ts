@@ -19,17 +19,19 @@ import { hashToken, newToken } from '../accounts/tokens.ts'
 import {
   type AdminNoteView,
   type ClientNoteView,
+  NOTE_NOT_FOUND,
+  type NoteReplyView,
+  reviewNoteLimits,
+  timecode,
+} from '../contract/review-note.ts'
+import {
   type CreateNoteInput,
   createNoteSchema,
   type EditNoteInput,
   editNoteSchema,
   type ListNotesInput,
   listNotesSchema,
-  NOTE_NOT_FOUND,
-  type NoteReplyView,
-  reviewNoteLimits,
-  timecode,
-} from '../contract/review-note.ts'
+} from '../contract/review-note-input.ts'
 import { watchNoteChanges } from '../db/changes.ts'
 import type { Db } from '../db/database.ts'
 import { AppError, TryLater } from '../errors.ts'

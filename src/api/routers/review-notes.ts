@@ -3,12 +3,12 @@
 // same procedures. Resolutions are recorded in the activity log; clients' notes and replies are
 // the conversation itself, not admin actions on the site, and are not.
 import type { z } from 'zod'
+import { noteTime } from '../../contract/review-note.ts'
 import {
   listNotesSchema,
-  noteTime,
   replyNoteSchema,
   resolveNoteSchema,
-} from '../../contract/review-note.ts'
+} from '../../contract/review-note-input.ts'
 import { type Answer, quoted, recorded, titleOf, unrecorded } from '../activity.ts'
 import { authedProcedure, router } from '../trpc.ts'
 

@@ -18,25 +18,35 @@ export function mountPublic(rootElement: HTMLElement, hydrate: boolean): Promise
       if (site) setLoudnessReference(site.playback.loudnessReference)
     })
   }
-  return new Promise((resolve) => {
-    const app = (
-      <StrictMode>
-        <PublicApp
-          data={data}
-          onMounted={() => {
-            markLive()
-            resolve()
-          }}
-        />
-      </StrictMode>
-    )
-    if (hydrate && data) {
-      hydrateRoot(rootElement, app, {
-        // A mismatch means the server's markup was not this tree's: React redraws it; say so.
-        onRecoverableError: (error) => console.error('Hydration fell back to a redraw', error),
-      })
-    } else {
-      createRoot(rootElement).render(app)
-    }
-  })
+  // A review link's page brings its own chunk (the notes and their forms), before the tree is
+  // hydrated, so the landing page and a work's page never load it.
+  const reviewPage =
+    data?.kind === 'review'
+      ? import('./review-page.tsx').then((module) => module.ReviewPage)
+      : Promise.resolve(undefined)
+  return reviewPage.then(
+    (ReviewPage) =>
+      new Promise<void>((resolve) => {
+        const app = (
+          <StrictMode>
+            <PublicApp
+              data={data}
+              reviewPage={ReviewPage}
+              onMounted={() => {
+                markLive()
+                resolve()
+              }}
+            />
+          </StrictMode>
+        )
+        if (hydrate && data) {
+          hydrateRoot(rootElement, app, {
+            // A mismatch means the server's markup was not this tree's: React redraws it; say so.
+            onRecoverableError: (error) => console.error('Hydration fell back to a redraw', error),
+          })
+        } else {
+          createRoot(rootElement).render(app)
+        }
+      }),
+  )
 }

@@ -3,7 +3,7 @@
 import { useEffect } from 'react'
 import type { PageData } from './page-data.ts'
 import { PublicPage } from './public-page.tsx'
-import { ReviewPage } from './review-page.tsx'
+import type { ReviewPage } from './review-page.tsx'
 import { WorkPage } from './work-page.tsx'
 
 type Props = {
@@ -11,11 +11,19 @@ type Props = {
   data: PageData | null
   /** Told once the tree is in the document (hydrated or drawn). */
   onMounted?: () => void
+  /**
+   * The review page, for a review link's data: its notes (and their forms) are given only where
+   * they are drawn, so the landing page and a work's page never load them (see mount.tsx).
+   */
+  reviewPage?: typeof ReviewPage
 }
 
-export function PublicApp({ data, onMounted }: Props) {
+export function PublicApp({ data, onMounted, reviewPage: Review }: Props) {
   useEffect(() => onMounted?.(), [onMounted])
-  if (data?.kind === 'review') return <ReviewPage video={data.video} versions={data.versions} />
+  if (data?.kind === 'review') {
+    // Never without it: mount.tsx and the server render both give it for a review link's data.
+    return Review ? <Review video={data.video} versions={data.versions} /> : null
+  }
   if (data?.kind === 'work') return <WorkPage video={data.video} site={data.site} />
   return <PublicPage initial={data ?? undefined} />
 }

@@ -12,6 +12,7 @@ import { MOBILE_QUERY } from '../ui/breakpoint.ts'
 import { heroSources } from './hero.tsx'
 import { pageDataFrom } from './page-data.ts'
 import { PublicApp } from './public-app.tsx'
+import { ReviewPage } from './review-page.tsx'
 
 /** Every face's ext file (scripts/fonts.ts), at the content-hashed URL the browser build gives it. */
 const EXT_FONTS = Object.values(
@@ -43,7 +44,7 @@ export function render(raw: unknown): { head: string; body: string } | null {
   if (!data) return null
   const body = renderToString(
     <StrictMode>
-      <PublicApp data={data} />
+      <PublicApp data={data} reviewPage={ReviewPage} />
     </StrictMode>,
   )
   // The hero picture is the first screen's largest image: the first source of each breakpoint,
