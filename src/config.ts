@@ -73,6 +73,9 @@ const envSchema = z.object({
   MEDIA_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // How often an idle worker asks for a job when nothing wakes it sooner.
   MEDIA_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
+  // On a stop (a deploy), how long the runs in hand may take to finish on their own before they
+  // are ended and their jobs given back: a short clip's run is not thrown away for seconds' work.
+  MEDIA_STOP_FINISH_SECONDS: z.coerce.number().min(0).max(60).default(5),
   // The preview loop's size cap: a loop over it is not kept (the tile shows its poster).
   MEDIA_PREVIEW_MAX_BYTES: z.coerce.number().int().min(1000).max(10_000_000).default(500_000),
 
@@ -178,6 +181,8 @@ export type MediaConfig = {
   heartbeatSeconds: number
   superviseSeconds: number
   pollSeconds: number
+  /** On a stop, how long runs in hand may finish on their own before they are given back. */
+  stopFinishSeconds: number
   previewMaxBytes: number
 }
 
@@ -218,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       heartbeatSeconds: e.MEDIA_HEARTBEAT_SECONDS,
       superviseSeconds: e.MEDIA_SUPERVISE_SECONDS,
       pollSeconds: e.MEDIA_POLL_SECONDS,
+      stopFinishSeconds: e.MEDIA_STOP_FINISH_SECONDS,
       previewMaxBytes: e.MEDIA_PREVIEW_MAX_BYTES,
     },
     s3: e.S3_BUCKET

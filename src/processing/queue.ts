@@ -24,8 +24,9 @@ export type MediaQueue = MediaJobs & {
   /** Runs `count` media workers in this process, and the dead-letter worker. */
   work(count: number, deps: ProcessVideoDeps & DeadLetterDeps): Promise<void>
   /**
-   * Stops polling and ends the runs in hand, giving their jobs back without counting an attempt;
-   * a run that has not given its job back within `graceMs` is failed (retried later).
+   * Stops polling, lets the runs in hand finish on their own for up to MEDIA_STOP_FINISH_SECONDS,
+   * then ends the others, giving their jobs back without counting an attempt; a run that has not
+   * given its job back within `graceMs` is failed (retried later).
    */
   stop(graceMs?: number): Promise<void>
   /** Resolves when pg-boss's own pool reaches its schema and the media queue is there. */
@@ -196,7 +197,11 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
     },
 
     async stop(graceMs = 2000) {
+      // No new run starts from here (a job fetched now is given back at once); those in hand may
+      // still end on their own, as most short clips do within seconds.
       stopping = true
+      const finishBy = performance.now() + media.stopFinishSeconds * 1000
+      while (inHand.size > 0 && performance.now() < finishBy) await Bun.sleep(100)
       for (const run of inHand.values()) run.abort()
       await boss.stop({ graceful: true, timeout: graceMs })
     },

@@ -25,6 +25,8 @@ const FAST = {
   MEDIA_HEARTBEAT_SECONDS: '10',
   MEDIA_SUPERVISE_SECONDS: '2',
   MEDIA_POLL_SECONDS: '1',
+  // The deploys below test a run ended mid-way and given back: none may finish on its own.
+  MEDIA_STOP_FINISH_SECONDS: '0',
   WEB_DIST: '/nonexistent',
 }
 
@@ -181,6 +183,35 @@ describe('a transcode interrupted by four deploys', () => {
     expect(master.status).toBe(200)
     expect(await master.text()).toContain('#EXT-X-STREAM-INF')
   }, 480_000)
+})
+
+describe('a deploy while a short clip is processed', () => {
+  let server: E2EServer
+  afterAll(() => server?.stop())
+
+  // A stop lets the runs in hand finish for MEDIA_STOP_FINISH_SECONDS before it gives them back:
+  // a short clip's run ends before the process does, and the next start finds the work ready.
+  test('SIGTERM mid-run: the run finishes before the exit; the work is ready at the next start', async () => {
+    server = await startServer({ ...FAST, MEDIA_STOP_FINISH_SECONDS: '30' })
+    const fetch = fetchOn(server)
+    const { token } = await server.apiLogin()
+    const clip = await makeClip(clips, 'short.mp4', { seconds: 2 })
+    const created = await uploadVideo(fetch, token, clip, 'Deployed mid-run')
+    const state = await until(
+      'ffmpeg to run',
+      async () => {
+        if ((await ffmpegsWriting(server.dataDir)).length > 0) return 'transcoding'
+        const now = await getVideo(fetch, token, created._id)
+        return settled(now) ? `${now.status}: ${now.error}` : undefined
+      },
+      90_000,
+    )
+    expect(state).toBe('transcoding')
+    await server.restart()
+    const video = await getVideo(fetch, token, created._id)
+    expect([video.status, video.error ?? null]).toEqual(['ready', null])
+    expect(await derivedEntries(server.dataDir)).toEqual([folderOf(video.hlsUrl!)])
+  }, 180_000)
 })
 
 describe('`bun run worker` beside a server whose own worker is off', () => {
