@@ -183,15 +183,29 @@ test('the client switches to the first version: it plays its own streams, with i
   expect(await page.locator('li[data-note]').count()).toBe(0)
 }, 120_000)
 
-test('on a phone, by keyboard: the switcher above the player, the first version’s notes below it', async () => {
+test('on a phone, by keyboard before the page is live: the switcher above the player, the first version’s notes below it', async () => {
   const { page } = await openPage(browser, { baseURL: server.url, width: 375, height: 667 })
-  await page.goto(linkPath)
+  // The review page's own script is held back, as on a slow line: the key lands in the server's
+  // markup with nothing of React listening yet, and the page takes the choice up once it is live.
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/review-page-[^/]+\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto(linkPath, { waitUntil: 'domcontentloaded' })
   const switcher = page.getByLabel('Version', { exact: true })
   await switcher.focus()
   // A select moves its choice with the arrow keys: one down, from version 2 to version 1.
   await page.keyboard.press('ArrowDown')
   expect(await switcher.inputValue()).toBe(versionIds.first)
+  expect(await page.evaluate(() => document.querySelector('[data-note]') === null)).toBe(true)
+  release()
   await page.locator('li[data-note]', { hasText: 'Logo too small in the first cut' }).waitFor()
+  expect(await switcher.inputValue()).toBe(versionIds.first)
+  await page.getByText('Not the current version.').waitFor()
   const box = await switcher.boundingBox()
   expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true)
   // The notes sit below the player on a phone.

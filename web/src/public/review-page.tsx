@@ -5,7 +5,7 @@
 // link's own path. Where the work has several ready versions, a switcher chooses the one the
 // player plays (the current one first); the notes and markers follow it, and a new note is made
 // on it (docs/review.md#versions).
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { BrandMark, BrandName } from '../brand/brand.tsx'
 import type { ReviewVersion } from './page-data.ts'
 import { PageShell } from './page-shell.tsx'
@@ -27,6 +27,21 @@ export function ReviewPage({
   // A page from a server without versions plays its one video and lists every note.
   const shown = versions.find((v) => v.id === shownId) ?? null
   const played = shown?.video ?? video
+  const choose = (id: string) => {
+    const next = versions.find((v) => v.id === id)
+    if (!next) return
+    setShownId(next.id)
+    notes.announce(`Showing version ${next.number}${next.current ? ', the current one' : ''}`)
+  }
+  // The server's markup holds the switcher before this page's script has arrived: a choice made
+  // in it then (a key, a tap) moved the select with no one listening. Hydration keeps the
+  // select's own value, so the page takes that choice up once it is live.
+  const switcher = useRef<HTMLSelectElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the page goes live
+  useEffect(() => {
+    const early = switcher.current?.value
+    if (early && early !== shownId) choose(early)
+  }, [])
   return (
     <PageShell>
       <header className="mx-auto flex max-w-7xl items-center gap-3 px-5 pt-8 sm:px-8">
@@ -45,15 +60,9 @@ export function ReviewPage({
             </label>
             <select
               id={switchId}
+              ref={switcher}
               value={shown.id}
-              onChange={(event) => {
-                const next = versions.find((v) => v.id === event.target.value)
-                if (!next) return
-                setShownId(next.id)
-                notes.announce(
-                  `Showing version ${next.number}${next.current ? ', the current one' : ''}`,
-                )
-              }}
+              onChange={(event) => choose(event.target.value)}
               className="rounded-md border border-white/25 bg-ink-900 px-3 py-2 text-paper focus-visible:outline-2 focus-visible:outline-accent"
             >
               {[...versions].reverse().map((v) => (
