@@ -9,7 +9,7 @@ import type Hls from 'hls.js'
 import type { SourceBufferTrackSet } from 'hls.js'
 import { addCaptionTracks, hasTextTracks, removeCaptionTracks } from './captions.ts'
 import { appendFirstSegments } from './first-segments.ts'
-import { HLS_CONFIG } from './hls-config.ts'
+import { GROWING_CONFIG, HLS_CONFIG } from './hls-config.ts'
 import { type HlsClass, hlsIfLoaded, loadHls } from './load-hls.ts'
 import { levelLoudness } from './loudness.ts'
 import { prefetchingLoader } from './prefetch-loader.ts'
@@ -40,7 +40,16 @@ export type AttachOptions = {
   startAt?: number
   /** The loudness reference in LUFS, null for off; the site's for this page load unless given. */
   loudnessReference?: number | null
+  /**
+   * `hlsUrl` is a stream still being made (EVENT playlists without an end): played from `startAt`
+   * or the beginning rather than the live edge, and what it lacks yet is waited for, never a
+   * fallback (hls-config.ts GROWING_CONFIG).
+   */
+  growing?: boolean
 }
+
+/** How long a growing stream's player waits before asking again after hls.js gave up. */
+const GROWING_RETRY_MS = 2000
 
 /**
  * hls.js's fatal errors after its own retries: one media-error recovery, then the MP4. A file of
@@ -48,14 +57,25 @@ export type AttachOptions = {
  * or deleted: URLs never change their bytes), so the MP4 comes at once instead of after hls.js's
  * retries, some 10 s of spinner (the player then asks for the current sources, recover.ts).
  */
-function watchFatalErrors(hls: Hls, Hls: HlsClass, fallBack: (reason: string) => void) {
+function watchFatalErrors(
+  hls: Hls,
+  Hls: HlsClass,
+  fallBack: (reason: string) => void,
+  growing: boolean,
+) {
   let recoveredMedia = false
+  let retry: ReturnType<typeof setTimeout> | undefined
+  hls.on(Hls.Events.DESTROYING, () => clearTimeout(retry))
   hls.on(Hls.Events.ERROR, (_event, data) => {
     const code = data.response?.code
     // A caption file is not the picture or the sound: hls.js carries on without it.
     const captions =
       data.details === Hls.ErrorDetails.SUBTITLE_LOAD_ERROR || data.frag?.type === 'subtitle'
-    if (data.type === Hls.ErrorTypes.NETWORK_ERROR && (code === 404 || code === 410) && !captions) {
+    // A growing stream's rung may not be written yet, and its folder goes once the final streams
+    // exist (the player then gets the new sources with the video's next answer): a 404 there is
+    // news that has not arrived, not a stream that is gone.
+    const gone = !growing && (code === 404 || code === 410)
+    if (data.type === Hls.ErrorTypes.NETWORK_ERROR && gone && !captions) {
       fallBack(`${data.details}: ${code}`)
       return
     }
@@ -63,6 +83,12 @@ function watchFatalErrors(hls: Hls, Hls: HlsClass, fallBack: (reason: string) =>
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
       recoveredMedia = true
       hls.recoverMediaError()
+      return
+    }
+    if (growing && data.type === Hls.ErrorTypes.NETWORK_ERROR) {
+      // hls.js stops loading after its retries; the encoder will have written more by then.
+      clearTimeout(retry)
+      retry = setTimeout(() => hls.startLoad(hls.media?.currentTime ?? -1), GROWING_RETRY_MS)
       return
     }
     fallBack(`${data.type}: ${data.details}`)
@@ -120,11 +146,13 @@ export function attachStream(
     const startAt = options.startAt ?? 0
     hls = new Hls({
       ...HLS_CONFIG,
+      ...(options.growing ? GROWING_CONFIG : {}),
       // What was fetched before the click (prefetch.ts) is taken from memory, not asked again.
       loader: prefetchingLoader(Hls.DefaultConfig.loader),
-      ...(startAt > 0 ? { startPosition: startAt } : {}),
+      // A growing stream is "live" to hls.js, which would start it at its edge: 0 is asked for.
+      ...(startAt > 0 || options.growing ? { startPosition: startAt } : {}),
     })
-    watchFatalErrors(hls, Hls, fallBack)
+    watchFatalErrors(hls, Hls, fallBack, options.growing === true)
     // hls.js makes a text track of each subtitle rendition; a stream made before its work had
     // captions has none, and then the files play as <track>s beside it.
     removeCaptionTracks(video)
@@ -189,9 +217,9 @@ export function attachStream(
       }
       // Its first segments, when the press fetched them, are appended meanwhile: the element
       // can play its first second before hls.js is there (first-segments.ts). Not for a resumed
-      // play, which starts elsewhere.
+      // play, which starts elsewhere, nor a growing stream, whose playlists hls.js must follow.
       const early =
-        opened && sources.hlsUrl && !options.startAt
+        opened && sources.hlsUrl && !options.startAt && !options.growing
           ? appendFirstSegments(opened.source, sources.hlsUrl, sources.streamStart, stopped.signal)
           : Promise.resolve(null)
       // hls.js is not needed before the first second has played: it follows the first segments
@@ -209,6 +237,8 @@ export function attachStream(
     }
   } else {
     setFile()
+    // Before its metadata, the element keeps this as where to start.
+    if (options.startAt) video.currentTime = options.startAt
   }
 
   return {

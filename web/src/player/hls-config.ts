@@ -24,3 +24,29 @@ export const HLS_CONFIG: Partial<HlsConfig> = {
   maxBufferLength: 30,
   backBufferLength: 30,
 }
+
+/**
+ * Added for a stream the encoder is still making (the dashboard's player while a video processes):
+ * its EVENT playlists grow and have no end yet, so hls.js takes it for a live broadcast. The
+ * admin watches from the beginning, at normal speed, never pulled to the edge; a rung whose
+ * playlist holds no segment yet is asked again for longer than hls.js's default two retries.
+ */
+export const GROWING_CONFIG: Partial<HlsConfig> = {
+  liveMaxLatencyDurationCount: Number.POSITIVE_INFINITY,
+  maxLiveSyncPlaybackRate: 1,
+  playlistLoadPolicy: {
+    default: {
+      maxTimeToFirstByteMs: 10_000,
+      maxLoadTimeMs: 20_000,
+      timeoutRetry: { maxNumRetry: 2, retryDelayMs: 0, maxRetryDelayMs: 0 },
+      errorRetry: {
+        maxNumRetry: 10,
+        retryDelayMs: 1000,
+        maxRetryDelayMs: 4000,
+        // hls.js never asks again after a 4xx; here a 404 is a playlist not written yet.
+        shouldRetry: (config, count, _timeout, response, retry) =>
+          retry || (!!config && count < config.maxNumRetry && response?.code === 404),
+      },
+    },
+  },
+}

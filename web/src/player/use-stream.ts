@@ -5,6 +5,14 @@ import { type AttachOptions, attachStream } from './attach.ts'
 import { prefetchHls } from './load-hls.ts'
 import type { StreamSources } from './streams.ts'
 
+export type UseStreamOptions = Pick<AttachOptions, 'loudnessReference' | 'growing'> & {
+  /**
+   * When the sources change under the mounted player (a growing stream replaced by the final
+   * one), the new ones carry on from the same moment, playing or paused as the admin left it.
+   */
+  keepPosition?: boolean
+}
+
 /**
  * Attaches `sources` to the element while the component is mounted (one hls.js instance,
  * destroyed on unmount) and calls `onAttached` once the element has its source.
@@ -13,13 +21,15 @@ export function useAttachedStream(
   ref: RefObject<HTMLVideoElement | null>,
   sources: StreamSources,
   onAttached?: (video: HTMLVideoElement) => void,
-  options: AttachOptions = {},
+  options: UseStreamOptions = {},
 ) {
   const onAttachedRef = useRef(onAttached)
   onAttachedRef.current = onAttached
   const { videoUrl, hlsUrl, mp4Url } = sources
   const integrated = sources.loudness?.integrated ?? null
-  const { loudnessReference } = options
+  const { loudnessReference, growing = false, keepPosition = false } = options
+  // Where the sources that were replaced had got to; read by the next attach only.
+  const left = useRef<{ at: number; playing: boolean } | null>(null)
   // The tracks by value: an answer refetched with the same captions attaches nothing again.
   const captionsKey = JSON.stringify(sources.captions ?? [])
   const startKey = JSON.stringify(sources.streamStart ?? null)
@@ -30,22 +40,46 @@ export function useAttachedStream(
     const loudness = integrated === null ? null : { integrated }
     const captions = JSON.parse(captionsKey) as StreamSources['captions']
     const streamStart = JSON.parse(startKey) as StreamSources['streamStart']
+    const resume = left.current
+    left.current = null
+    // An element's autoplay would start a paused admin's player again on the new sources.
+    if (resume && !resume.playing) video.autoplay = false
     const stream = attachStream(
       video,
       { videoUrl, hlsUrl, mp4Url, loudness, captions, streamStart },
-      loudnessReference === undefined ? {} : { loudnessReference },
+      {
+        ...(loudnessReference === undefined ? {} : { loudnessReference }),
+        ...(growing ? { growing } : {}),
+        ...(resume ? { startAt: resume.at } : {}),
+      },
     )
     let live = true
     const attached = () => {
-      if (live) onAttachedRef.current?.(video)
+      if (!live) return
+      if (resume?.playing) video.play().catch(() => {})
+      onAttachedRef.current?.(video)
     }
     if (stream.ready) void stream.ready.then(attached)
     else attached()
     return () => {
       live = false
+      if (keepPosition && video.currentTime > 0) {
+        left.current = { at: video.currentTime, playing: !video.paused }
+      }
       stream.destroy()
     }
-  }, [ref, videoUrl, hlsUrl, mp4Url, integrated, loudnessReference, captionsKey, startKey])
+  }, [
+    ref,
+    videoUrl,
+    hlsUrl,
+    mp4Url,
+    integrated,
+    loudnessReference,
+    captionsKey,
+    startKey,
+    growing,
+    keepPosition,
+  ])
 }
 
 /**
