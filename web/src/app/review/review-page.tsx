@@ -4,8 +4,9 @@
 // and by version. The version filter is also the player's switcher: the current version by
 // default, an earlier one plays its own streams with its own notes' markers, and a deleted one
 // lists its notes with nothing to play. The list is asked again every two seconds, so a note a
-// client leaves through any server shows here within the five seconds promised. Clients' words
-// are drawn as text.
+// client leaves through any server shows here within the five seconds promised; the work too while
+// it processes, so its player follows the growing stream to the final one. Clients' words are
+// drawn as text.
 import {
   type NoteState,
   noteStates,
@@ -19,11 +20,13 @@ import { type FormEvent, useId, useRef, useState } from 'react'
 import type { AdminNote, Video } from '../../api.ts'
 import { type MarkedNote, NoteMarkers } from '../../player/note-markers.tsx'
 import type { StreamSources } from '../../player/streams.ts'
-import { useAttachedStream } from '../../player/use-stream.ts'
+import { type UseStreamOptions, useAttachedStream } from '../../player/use-stream.ts'
+import { GrowingPanel } from '../components/growing-panel.tsx'
 import { PageHeader } from '../components/page-header.tsx'
 import { Button, inputStyles, Spinner } from '../components/ui.tsx'
 import { cn } from '../lib/cn.ts'
 import { toClientError } from '../lib/errors.ts'
+import { dashboardSources, growingOf, playerPollMs } from '../lib/growing.ts'
 import { notify } from '../lib/notify.ts'
 import { trpc } from '../trpc.ts'
 
@@ -35,7 +38,16 @@ type Filters = { state: NoteState | 'all'; version: number | 'current' | 'all' }
 
 export function ReviewPage() {
   const { id } = useParams({ from: '/authed/dashboard/videos/$id/review' })
-  const work = trpc.videos.get.useQuery({ id })
+  const work = trpc.videos.get.useQuery(
+    { id },
+    {
+      // While it processes: its growing stream's news, then its final streams.
+      refetchInterval: (query) => {
+        const video = query.state.data?.video
+        return video ? playerPollMs(video) : false
+      },
+    },
+  )
   const versions = trpc.versions.list.useQuery({ id })
   const [filters, setFilters] = useState<Filters>({ state: 'all', version: 'current' })
   // Every version's notes: the filter by version is drawn here, so deleted versions show too.
@@ -48,6 +60,8 @@ export function ReviewPage() {
     },
   )
   const videoRef = useRef<HTMLVideoElement>(null)
+  // The growing stream's seek while it plays: a note past what is made waits for the encoder.
+  const growingSeek = useRef<((at: number) => void) | null>(null)
   const [announcement, setAnnouncement] = useState('')
 
   if (work.isPending) return <Spinner label="Loading the work" />
@@ -74,7 +88,8 @@ export function ReviewPage() {
 
   function seek(note: MarkedNote) {
     const element = videoRef.current
-    if (element) {
+    if (growingSeek.current) growingSeek.current(note.at)
+    else if (element) {
       if (element.readyState >= 1) element.currentTime = note.at
       else
         element.addEventListener(
@@ -141,7 +156,7 @@ export function ReviewPage() {
               videoRef={videoRef}
             />
           ) : (
-            <WorkPlayer video={video} videoRef={videoRef} />
+            <WorkPlayer video={video} videoRef={videoRef} seekRef={growingSeek} />
           )}
           {deletedChosen ? null : (
             <NoteMarkers
@@ -275,32 +290,36 @@ function VersionPlayer({
 function WorkPlayer({
   video,
   videoRef,
+  seekRef,
 }: {
   video: Video
   videoRef: React.RefObject<HTMLVideoElement | null>
+  seekRef: React.RefObject<((at: number) => void) | null>
 }) {
-  // Processed works play their streams; until then the master, through a short-lived link.
+  // Processed works play their streams; while processing the growing stream once there is one;
+  // else the master, through a short-lived link.
   const link = trpc.videos.masterLink.useQuery(
     { id: video._id },
     { enabled: !video.hlsUrl, staleTime: 10 * 60_000, gcTime: 0 },
   )
-  const sources: StreamSources | null = video.hlsUrl
-    ? video
-    : link.data
-      ? {
-          videoUrl: link.data.url,
-          hlsUrl: null,
-          mp4Url: null,
-          loudness: video.loudness,
-          captions: video.captions,
-        }
-      : null
+  const sources = dashboardSources(video, link.data?.url ?? null)
+  const growing = Boolean(growingOf(video))
   return (
-    <div
-      className="overflow-hidden rounded-xl bg-black"
-      style={{ aspectRatio: `${video.width ?? 16} / ${video.height ?? 9}` }}
-    >
-      {sources ? <Attached video={video} sources={sources} videoRef={videoRef} /> : null}
+    <div className="space-y-3">
+      <div
+        className="overflow-hidden rounded-xl bg-black"
+        style={{ aspectRatio: `${video.width ?? 16} / ${video.height ?? 9}` }}
+      >
+        {sources ? (
+          <Attached
+            video={video}
+            sources={sources}
+            videoRef={videoRef}
+            options={{ growing, keepPosition: true }}
+          />
+        ) : null}
+      </div>
+      {sources ? <GrowingPanel video={video} videoRef={videoRef} seekRef={seekRef} /> : null}
     </div>
   )
 }
@@ -309,12 +328,14 @@ function Attached({
   video,
   sources,
   videoRef,
+  options,
 }: {
   video: Video
   sources: StreamSources
   videoRef: React.RefObject<HTMLVideoElement | null>
+  options?: UseStreamOptions
 }) {
-  useAttachedStream(videoRef, sources)
+  useAttachedStream(videoRef, sources, undefined, options)
   return (
     // biome-ignore lint/a11y/useMediaCaption: the work's caption tracks come from its stream or are added as <track>s when it plays (player/captions.ts)
     <video

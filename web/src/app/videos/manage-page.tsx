@@ -305,7 +305,13 @@ export function ManagePage() {
           </Card>
         </>
       )}
-      {playing ? <PlayerModal video={playing} onClose={() => setPlaying(null)} /> : null}
+      {playing ? (
+        // The list's newest answer for it: a processing video's player follows its growing stream.
+        <PlayerModal
+          video={videos.find((v) => v._id === playing._id) ?? playing}
+          onClose={() => setPlaying(null)}
+        />
+      ) : null}
       {editing ? <EditVideoModal video={editing} onClose={() => setEditing(null)} /> : null}
       {sharing ? <ShareDialog video={sharing} onClose={() => setSharing(null)} /> : null}
       {pending ? (

@@ -1,8 +1,9 @@
 // A video's processing state in its Manage row or card (docs/media.md): progress while it is worked
-// on, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
+// on, with the rungs its growing stream can already play, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
 // length and size once ready.
 import type { Video } from '../../api.ts'
 import { icon, Meter, wholePercent } from '../components/ui.tsx'
+import { growingOf, rungsLine } from '../lib/growing.ts'
 import { formatDuration } from './processing.ts'
 
 type Props = {
@@ -18,6 +19,7 @@ export function ProcessingStatus({ video, onRetry, retrying }: Props) {
   switch (video.status) {
     case 'processing': {
       const value = wholePercent(video.progress ?? 0)
+      const growing = growingOf(video)
       return (
         <div className="mt-1.5 flex max-w-64 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-600 dark:text-zinc-300">
           <Meter
@@ -29,6 +31,7 @@ export function ProcessingStatus({ video, onRetry, retrying }: Props) {
           <span aria-hidden="true" className="shrink-0 tabular-nums">
             Processing {value}%
           </span>
+          {growing ? <p className="basis-full">{rungsLine(growing)}</p> : null}
         </div>
       )
     }
