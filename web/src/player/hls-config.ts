@@ -32,6 +32,8 @@ export const HLS_CONFIG: Partial<HlsConfig> = {
  * playlist holds no segment yet is asked again for longer than hls.js's default two retries.
  */
 export const GROWING_CONFIG: Partial<HlsConfig> = {
+  // hls.js's defaults, said aloud: it refuses a maximum latency given without the sync count.
+  liveSyncDurationCount: 3,
   liveMaxLatencyDurationCount: Number.POSITIVE_INFINITY,
   maxLiveSyncPlaybackRate: 1,
   playlistLoadPolicy: {
