@@ -14,13 +14,26 @@ type Growing = { hlsUrl: string; rungs: string[]; planned: string[]; seconds: nu
 
 let server: E2EServer
 let clips: string
+let clip: string
 let token: string
+/** The final media playlists of the uninterrupted run, by rung. */
+const finalPlaylists = new Map<string, string>()
 const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init)
 const asAdmin = (path: string) => get(path, { headers: { authorization: `Bearer ${token}` } })
 
 beforeAll(async () => {
   clips = await mkdtemp(join(tmpdir(), 'growing-'))
-  server = await startServer({ WEB_DIST: '/nonexistent', MEDIA_POLL_SECONDS: '1' })
+  // Long enough that the ladder is still being made when its start is published.
+  ;[server, clip] = await Promise.all([
+    startServer({
+      WEB_DIST: '/nonexistent',
+      MEDIA_POLL_SECONDS: '1',
+      // A killed process's job comes back within seconds.
+      MEDIA_HEARTBEAT_SECONDS: '10',
+      MEDIA_SUPERVISE_SECONDS: '2',
+    }),
+    makeClip(clips, 'long.mp4', { seconds: 40, width: 854, height: 480 }),
+  ])
   token = (await server.apiLogin()).token
 }, 60_000)
 
@@ -28,6 +41,18 @@ afterAll(async () => {
   await server?.stop()
   await rm(clips, { recursive: true, force: true })
 })
+
+/** The growing stream once the admin's answer names one (within 60 s of the upload). */
+async function waitForGrowing(id: string): Promise<Growing> {
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const video = await growingOf(id)
+    expect(video.status === 'queued' || video.status === 'processing').toBe(true)
+    if (video.growing) return video.growing
+    if (Date.now() > deadline) throw new Error('no growing stream within 60 s')
+    await Bun.sleep(100)
+  }
+}
 
 const growingOf = async (id: string) => {
   const answer = (await (await asAdmin(`/api/videos/${id}`)).json()) as {
@@ -37,20 +62,10 @@ const growingOf = async (id: string) => {
 }
 
 test('a growing stream plays while the work processes, never cached as immutable, and the final one replaces it', async () => {
-  // Long enough that the ladder is still being made when its start is published.
-  const clip = await makeClip(clips, 'long.mp4', { seconds: 40, width: 854, height: 480 })
   const created = await uploadVideo(get, token, clip, 'Growing')
   const uploadedAt = Date.now()
 
-  let growing: Growing | null = null
-  const deadline = Date.now() + 60_000
-  while (!growing && Date.now() < deadline) {
-    const video = await growingOf(created._id)
-    expect(video.status === 'queued' || video.status === 'processing').toBe(true)
-    growing = video.growing
-    if (!growing) await Bun.sleep(100)
-  }
-  if (!growing) throw new Error('no growing stream within 60 s')
+  const growing = await waitForGrowing(created._id)
   console.log(`[growing] playable ${((Date.now() - uploadedAt) / 1000).toFixed(1)} s after upload`)
   expect(growing.planned).toEqual(['360p', '480p'])
   expect(growing.rungs).toEqual(growing.planned)
@@ -117,4 +132,30 @@ test('a growing stream plays while the work processes, never cached as immutable
   const segment = finalText.split('\n').find((line) => line.startsWith('seg_'))!
   const finalSegment = await get(after.hlsUrl!.replace('master.m3u8', `360p/${segment}`))
   expect(finalSegment.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  for (const rung of ['360p', '480p', 'audio']) {
+    const res = await get(after.hlsUrl!.replace('master.m3u8', `${rung}/index.m3u8`))
+    finalPlaylists.set(rung, await res.text())
+  }
+}, 300_000)
+
+test('a server killed (SIGKILL) while the stream grows: the next attempt removes it and ends with the same final streams', async () => {
+  expect(finalPlaylists.size).toBe(3)
+  const created = await uploadVideo(get, token, clip, 'Growing, then killed')
+  const growing = await waitForGrowing(created._id)
+  await server.kill()
+  await server.start()
+
+  const { video } = await watchVideo(get, token, created._id, settled, {
+    timeoutMs: 180_000,
+    everyMs: 250,
+  })
+  expect(video.status).toBe('ready')
+  expect((await growingOf(created._id)).growing).toBeNull()
+  // The killed attempt's stream is gone, not left in the store for a day.
+  expect((await get(growing.hlsUrl)).status).toBe(404)
+  expect((await get(growing.hlsUrl.replace('master.m3u8', '360p/init.mp4'))).status).toBe(404)
+  for (const [rung, text] of finalPlaylists) {
+    const res = await get(video.hlsUrl!.replace('master.m3u8', `${rung}/index.m3u8`))
+    expect(`${rung}:\n${await res.text()}`).toBe(`${rung}:\n${text}`)
+  }
 }, 300_000)
