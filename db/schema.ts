@@ -15,6 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import type { GrowingState } from '../src/contract/growing-stream.ts'
 import { videoStatuses } from '../src/contract/video.ts'
 
 export const admins = pgTable(
@@ -125,6 +126,11 @@ export const videos = pgTable(
     streamsKey: text('streams_key'),
     /** Whether that folder holds a preview loop: one over its size cap is not kept. */
     hasPreview: boolean('has_preview').notNull().default(true),
+    /**
+     * While an attempt runs: the folder its stream is published to as the encoder makes it, and
+     * how far it got (docs/media.md#growing-streams). Null otherwise; never a final folder.
+     */
+    growing: jsonb('growing').$type<GrowingState>(),
     /** Why processing failed, in words an admin can act on. */
     processingError: text('processing_error'),
     mediaRevision: bigint('media_revision', { mode: 'number' }).notNull().default(0),

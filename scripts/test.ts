@@ -118,6 +118,7 @@ const storageTests = [
   'tests/media/masters.test.ts',
   'tests/pages/work.test.ts',
   'tests/processing/across-processes.test.ts',
+  'tests/processing/growing.test.ts',
   'tests/processing/in-server.test.ts',
   'tests/processing/jobs.test.ts',
   'tests/processing/loudness-in-app.test.ts',

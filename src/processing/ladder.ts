@@ -184,8 +184,12 @@ export function hlsOptions(
   segments: string = RENDITION_FILES.segments,
 ): string[] {
   return [
-    ...['-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod'],
-    ...['-hls_segment_type', 'fmp4', '-hls_flags', 'independent_segments'],
+    // EVENT while the run lasts: ffmpeg then rewrites each playlist after every segment (a VOD
+    // one only at the end), which the growing stream follows (growing.ts); `temp_file` makes
+    // every segment and playlist appear whole. The finished playlists are marked VOD afterwards
+    // (finishedPlaylist), as the final streams always were.
+    ...['-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'event'],
+    ...['-hls_segment_type', 'fmp4', '-hls_flags', 'independent_segments+temp_file'],
     // Composition offsets may be negative (trun version 1), so the first frame's time in the
     // fragments is 0, where the audio starts. Without it, B-frames put the first frame two frames
     // late for a player that reads the fragments as they are (hls.js): a hole at the start that

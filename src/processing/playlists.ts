@@ -31,6 +31,11 @@ export function parseMediaPlaylist(text: string): MediaPlaylist {
   return { targetDuration, init, segments }
 }
 
+/** A finished run's media playlist as ffmpeg wrote it while it grew (EVENT), marked VOD. */
+export function finishedPlaylist(text: string): string {
+  return text.replace(/^#EXT-X-PLAYLIST-TYPE:EVENT$/m, () => '#EXT-X-PLAYLIST-TYPE:VOD')
+}
+
 export type Bandwidth = { peak: number; average: number }
 
 /**

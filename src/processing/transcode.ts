@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { mp4RungIndex, OUTPUT_FILES, RENDITION_FILES, shortSide } from '../storage/layout.ts'
 import type { Loudness, MediaProbe } from '../videos/job.ts'
 import { runFfmpeg } from './ffmpeg.ts'
+import type { LadderPlan } from './growing.ts'
 import {
   AUDIO,
   audioEncoderOptions,
@@ -28,6 +29,7 @@ import {
 import { measureLoudness } from './loudness.ts'
 import {
   avcCodecString,
+  finishedPlaylist,
   masterPlaylist,
   type Rendition,
   readRendition,
@@ -48,6 +50,11 @@ export type ProcessVideoOptions = {
   onProgress?: (percent: number) => void
   /** A preview loop larger than this is not kept (PREVIEW.maxBytes unless given). */
   previewMaxBytes?: number
+  /**
+   * Told the ladder's plan as its encoding starts (growing.ts follows it); what it returns is
+   * stopped once the encoder has ended, before any file of the run is moved or rewritten.
+   */
+  onLadder?: (plan: LadderPlan) => { stop(): Promise<void> } | undefined
 }
 
 export type RenditionInfo = {
@@ -118,20 +125,35 @@ async function encodeLadder(
     })
   }
   const duration = info.duration
-  await runFfmpeg(
-    {
-      inputs: [{ path: options.source }],
-      filterComplex: scaleGraph(info.videoStream, rungs, info.frameRate),
-      outputs,
-    },
-    {
-      cwd: outDir,
-      timeoutMs: ladderTimeoutMs(duration, rungs, info.frameRate),
-      ...(signal ? { signal } : {}),
-      onProgress: (seconds) => {
-        if (duration) report(Math.min(1, seconds / duration) * LADDER_SHARE)
+  const follower = options.onLadder?.({
+    rungs: [...rungs].reverse(),
+    hasAudio: info.audioStream !== null,
+    frameRate: info.frameRate,
+  })
+  try {
+    await runFfmpeg(
+      {
+        inputs: [{ path: options.source }],
+        filterComplex: scaleGraph(info.videoStream, rungs, info.frameRate),
+        outputs,
       },
-    },
+      {
+        cwd: outDir,
+        timeoutMs: ladderTimeoutMs(duration, rungs, info.frameRate),
+        ...(signal ? { signal } : {}),
+        onProgress: (seconds) => {
+          if (duration) report(Math.min(1, seconds / duration) * LADDER_SHARE)
+        },
+      },
+    )
+  } finally {
+    await follower?.stop()
+  }
+  await Promise.all(
+    rungs.map(async (rung) => {
+      const path = join(outDir, rung.name, RENDITION_FILES.playlist)
+      await Bun.write(path, finishedPlaylist(await Bun.file(path).text()))
+    }),
   )
 }
 

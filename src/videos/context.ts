@@ -65,8 +65,12 @@ export function createVideosContext(deps: VideosDeps) {
   function adminView(row: ViewRow): VideoView {
     const view = toView(row)
     const sign = (url: string) => prefixes.url(url)
-    if (row.published && row.status !== 'failed') return { ...view, videoUrl: sign(view.videoUrl) }
-    return { ...moveMediaUrls(view, sign), videoUrl: sign(view.videoUrl) }
+    // A growing stream is never public: only its signed prefix reaches it.
+    const growing = view.growing && { ...view.growing, hlsUrl: sign(view.growing.hlsUrl) }
+    if (row.published && row.status !== 'failed') {
+      return { ...view, videoUrl: sign(view.videoUrl), growing }
+    }
+    return { ...moveMediaUrls(view, sign), videoUrl: sign(view.videoUrl), growing }
   }
 
   async function find(id: string): Promise<ViewRow> {

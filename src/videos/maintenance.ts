@@ -54,6 +54,7 @@ export function createVideoMaintenance(ctx: VideosContext) {
             thumbnailKey: videos.thumbnailKey,
             brandLogoKey: videos.brandLogoKey,
             streamsKey: videos.streamsKey,
+            growing: videos.growing,
           })
           .from(videos)
           .for('share')
@@ -70,7 +71,11 @@ export function createVideoMaintenance(ctx: VideosContext) {
           .from(videoVersions)
           .for('share')
         const keep = new Set([
-          ...rows.flatMap((row) => [...keysOf(row), row.streamsKey ?? '']),
+          ...rows.flatMap((row) => [
+            ...keysOf(row),
+            row.streamsKey ?? '',
+            row.growing?.folder ?? '',
+          ]),
           ...captions.map((row) => row.key),
           ...versions.flatMap((row) => {
             const files = versionFiles(row)

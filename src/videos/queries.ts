@@ -251,6 +251,12 @@ export function createVideoQueries(ctx: VideosContext) {
           .innerJoin(videos, eq(videos.id, videoCaptions.videoId))
           .where(or(eq(videos.published, false), eq(videos.status, 'failed')))
         for (const row of captions) names.add(row.key)
+        // A stream still growing is the admins' to play, whatever its work's state.
+        const growing = await db
+          .select({ growing: videos.growing })
+          .from(videos)
+          .where(isNotNull(videos.growing))
+        for (const row of growing) if (row.growing) names.add(row.growing.folder)
         // Versions that are not current are the admins' to play, whatever their work's state.
         const versions = await db
           .select({

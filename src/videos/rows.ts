@@ -11,6 +11,7 @@
 // one, it becomes current in the same transaction (version-switch.ts).
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { videos, videoVersions } from '../../db/schema.ts'
+import type { GrowingState } from '../contract/growing-stream.ts'
 import type { VideoStatus } from '../contract/video.ts'
 import type { Db } from '../db/database.ts'
 import { type MediaStore, publishFolder, removeFolders } from '../storage/store.ts'
@@ -29,7 +30,13 @@ const forVersionFile = (job: ProcessVideoPayload & { versionId: string }) =>
     eq(videoVersions.masterKey, job.sourceKey),
   )
 
-type StateWrite = { status?: VideoStatus; progress?: number; processingError?: string | null }
+type StateWrite = {
+  status?: VideoStatus
+  progress?: number
+  processingError?: string | null
+  /** A work's row only: a version's run publishes no growing stream. */
+  growing?: GrowingState | null
+}
 
 /** What a new or replaced video file resets: nothing derived from the previous file is kept. */
 export const unprocessed = {
@@ -47,6 +54,7 @@ export const unprocessed = {
   loudnessTruePeak: null,
   streamsKey: null,
   processingError: null,
+  growing: null,
 } as const satisfies Partial<typeof videos.$inferInsert>
 
 /**
@@ -61,9 +69,10 @@ async function writeForFile(
 ): Promise<boolean> {
   const { versionId } = job
   if (versionId) {
+    const { growing: _, ...versionSet } = set
     const rows = await db
       .update(videoVersions)
-      .set(set)
+      .set(versionSet)
       .where(
         and(
           forVersionFile({ ...job, versionId }),
@@ -104,7 +113,40 @@ export const markFailed = (
   job: ProcessVideoPayload,
   reason: string,
   onlyIf?: VideoStatus[],
-) => writeForFile(db, job, { status: 'failed', processingError: reason }, onlyIf)
+) => writeForFile(db, job, { status: 'failed', processingError: reason, growing: null }, onlyIf)
+
+/**
+ * How far the attempt's growing stream got (docs/media.md#growing-streams); only while the row is
+ * processing this file. False otherwise: the attempt should stop publishing.
+ */
+export const writeGrowing = (db: Db, job: ProcessVideoPayload, growing: GrowingState) =>
+  writeForFile(db, job, { growing }, ['processing'])
+
+/**
+ * Takes the growing stream an earlier attempt of this file left named on the row (its process was
+ * killed): the row no longer names it and the caller removes the folder. Null when there is none.
+ */
+export async function takeGrowing(db: Db, job: ProcessVideoPayload): Promise<string | null> {
+  if (job.versionId) return null
+  const [row] = await db.select({ growing: videos.growing }).from(videos).where(forFile(job))
+  const folder = row?.growing?.folder
+  if (!folder) return null
+  return (await forgetGrowing(db, job, folder)) ? folder : null
+}
+
+/** The row stops naming `folder` as its growing stream, if it still does (the caller removes it). */
+export async function forgetGrowing(
+  db: Db,
+  job: ProcessVideoPayload,
+  folder: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(videos)
+    .set({ growing: null, mediaRevision: nextRevision })
+    .where(and(forFile(job), sql`${videos.growing}->>'folder' = ${folder}`))
+    .returning({ id: videos.id })
+  return rows.length > 0
+}
 
 /**
  * Stores the finished outputs (a local folder) under a new folder and makes the video ready, in
@@ -153,6 +195,7 @@ export async function markReady(
         .update(videos)
         .set({
           ...outputs(probe, hasPreview, loudness),
+          growing: null,
           streamsKey: published,
           mediaRevision: nextRevision,
         })

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm'
 import { videoCaptions, videos, videoVersions } from '../../db/schema.ts'
 import type { CaptionTrack } from '../contract/captions.ts'
+import type { GrowingStream } from '../contract/growing-stream.ts'
 import type { LoudnessFigures } from '../contract/loudness.ts'
 import type { StreamStart } from '../contract/stream-start.ts'
 import type { VideoStatus } from '../contract/video.ts'
@@ -44,6 +45,11 @@ export type VideoView = {
   captions: CaptionTrack[]
   /** The number of the version it plays (docs/review.md#versions). */
   version: number
+  /**
+   * While processing, once the start of its stream exists: the stream as the encoder makes it
+   * (docs/media.md#growing-streams). Admins only; null otherwise.
+   */
+  growing: GrowingStream | null
 }
 
 /** A view's files: what a signed prefix or a review link's path moves. */
@@ -152,6 +158,7 @@ export const viewColumns = {
   loudnessTruePeak: videos.loudnessTruePeak,
   videoCodec: videos.videoCodec,
   audioCodec: videos.audioCodec,
+  growing: videos.growing,
   captions: captionsColumn,
   version: versionColumn,
 }
@@ -205,6 +212,15 @@ export function toView(row: ViewRow): VideoView {
     hasAudio: row.videoCodec === null ? null : row.audioCodec !== null,
     captions: row.captions.map(captionTrack),
     version: row.version,
+    growing:
+      row.status === 'processing' && row.growing && row.growing.rungs.length > 0
+        ? {
+            hlsUrl: streamsUrls(row.growing.folder).hls,
+            rungs: row.growing.rungs,
+            planned: row.growing.planned,
+            seconds: row.growing.seconds,
+          }
+        : null,
   }
 }
 

@@ -11,7 +11,14 @@ import type { Db } from '../../db/database.ts'
 import { keyOfName } from '../../storage/layout.ts'
 import { jobScratch, type MediaStore, removeFolders } from '../../storage/store.ts'
 import { isPayload, type ProcessVideoPayload } from '../../videos/job.ts'
-import { markFailed, markProcessing, markReady, writeProgress } from '../../videos/rows.ts'
+import {
+  markFailed,
+  markProcessing,
+  markReady,
+  takeGrowing,
+  writeProgress,
+} from '../../videos/rows.ts'
+import { growingInStore } from '../growing-store.ts'
 import { ProcessingError } from '../processing-error.ts'
 import { processVideo } from '../transcode.ts'
 
@@ -41,6 +48,9 @@ export function processVideoJob(deps: ProcessVideoDeps) {
     await rm(scratch, { recursive: true, force: true })
     if (!(await markProcessing(db, payload))) return // replaced, deleted or already done
     changed()
+    // The growing stream of an attempt whose process was killed: this attempt makes its own.
+    const left = await takeGrowing(db, payload)
+    if (left) await removeFolders(store, [left])
 
     // Stops ffmpeg when the worker stops (job.signal) or the video's file changes (below).
     const obsolete = new AbortController()
@@ -49,6 +59,10 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       if (await writeProgress(db, payload, percent)) changed()
       else obsolete.abort()
     })
+    // A version's run makes no growing stream: the work plays its current version meanwhile.
+    const growing = payload.versionId
+      ? undefined
+      : growingInStore({ db, store, job: payload, onChange: changed })
     try {
       const source = await localSource(store, sourceKey, scratch)
       const result = await processVideo({
@@ -56,6 +70,7 @@ export function processVideoJob(deps: ProcessVideoDeps) {
         outDir,
         signal,
         onProgress: progress.push,
+        ...(growing ? { onLadder: (plan) => growing.follow(outDir, plan) } : {}),
         ...(deps.previewMaxBytes ? { previewMaxBytes: deps.previewMaxBytes } : {}),
       })
       await progress.settled()
@@ -71,7 +86,9 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       if (!(error instanceof ProcessingError)) throw error
       if (await markFailed(db, payload, error.message)) changed()
     } finally {
-      // The outputs are stored (or dropped) by now, and a fetched master is not needed again.
+      // The outputs are stored (or dropped) by now, and a fetched master is not needed again;
+      // the growing stream has been replaced by the final one, or its attempt is over.
+      await growing?.remove()
       await rm(scratch, { recursive: true, force: true })
     }
   }
