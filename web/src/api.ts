@@ -8,13 +8,10 @@ export type { AppRouter }
 type Outputs = inferRouterOutputs<AppRouter>
 export type User = Outputs['auth']['login']['user']
 type ListedVideo = Outputs['videos']['list']['videos'][number]
-/** While processing: the stream as the encoder makes it (admins only). */
-export type GrowingStream = { hlsUrl: string; rungs: string[]; planned: string[]; seconds: number }
 /** A work as the dashboard holds it; `openNotes` comes with reads, not with a change's answer. */
-export type Video = Omit<ListedVideo, 'openNotes'> & {
-  openNotes?: number
-  growing?: GrowingStream | null
-}
+export type Video = Omit<ListedVideo, 'openNotes'> & { openNotes?: number }
+/** While processing: the stream as the encoder makes it (admins only). */
+export type GrowingStream = NonNullable<Video['growing']>
 export type Admin = Outputs['admins']['list']['admins'][number]
 export type VideoPage = Omit<Outputs['videos']['list'], 'videos'> & { videos: Video[] }
 /** The public grid's video shape, as GET /api/public/videos answers it. */
