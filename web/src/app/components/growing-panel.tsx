@@ -16,8 +16,37 @@ const EDGE_MARGIN_S = 1
 const lengthOf = (element: HTMLVideoElement) =>
   Number.isFinite(element.duration) ? element.duration : 0
 
+/**
+ * The master's length as the browser reads it from the file's header (a metadata-only load of its
+ * signed address), while the answer has none: a work's duration is stored when processing ends.
+ */
+function useMasterLength(url: string, wanted: boolean): number | null {
+  const [length, setLength] = useState<number | null>(null)
+  useEffect(() => {
+    if (!wanted) return
+    const probe = document.createElement('video')
+    probe.preload = 'metadata'
+    probe.muted = true
+    const stop = () => {
+      probe.removeAttribute('src')
+      probe.load()
+    }
+    const read = () => {
+      if (Number.isFinite(probe.duration) && probe.duration > 0) setLength(probe.duration)
+      stop()
+    }
+    probe.addEventListener('loadedmetadata', read, { once: true })
+    probe.src = url
+    return () => {
+      probe.removeEventListener('loadedmetadata', read)
+      stop()
+    }
+  }, [url, wanted])
+  return length
+}
+
 type Props = {
-  video: Pick<Video, 'hlsUrl' | 'growing' | 'duration'>
+  video: Pick<Video, 'hlsUrl' | 'growing' | 'duration' | 'videoUrl'>
   videoRef: RefObject<HTMLVideoElement | null>
   /** Filled with this panel's seek while it is mounted, for jumps made elsewhere (a note). */
   seekRef?: RefObject<((at: number) => void) | null>
@@ -30,6 +59,7 @@ type Props = {
  */
 export function GrowingPanel({ video, videoRef, seekRef, dark = false }: Props) {
   const growing = growingOf(video)
+  const read = useMasterLength(video.videoUrl, Boolean(growing) && !video.duration)
   const [reach, setReach] = useState(0)
   const [at, setAt] = useState(0)
   const [waitingFor, setWaitingFor] = useState<number | null>(null)
@@ -96,7 +126,8 @@ export function GrowingPanel({ video, videoRef, seekRef, dark = false }: Props) 
 
   if (!growing && waitingFor === null) return null
   const made = Math.max(growing?.seconds ?? 0, reach)
-  const length = video.duration ?? made
+  const total = video.duration || read
+  const length = Math.max(total ?? 0, made)
   const shown = waitingFor ?? at
   return (
     <div
@@ -108,7 +139,7 @@ export function GrowingPanel({ video, videoRef, seekRef, dark = false }: Props) 
       {growing ? (
         <>
           <p>{rungsLine(growing)}</p>
-          <p className="tabular-nums">{readyLine(made, video.duration)}</p>
+          <p className="tabular-nums">{readyLine(made, total)}</p>
           <label className="flex items-center gap-3">
             <span className="shrink-0">Jump to</span>
             <input
