@@ -40,6 +40,7 @@ const video = (n: number, extra: Partial<Video> = {}): Video => ({
   hasAudio: null,
   captions: [],
   version: 1,
+  growing: null,
   ...extra,
 })
 
