@@ -88,6 +88,39 @@ export const rateLimits = pgTable(
  */
 export const videoMediaRevision = pgSequence('video_media_revision')
 
+/**
+ * What a processing run writes, on a work's row (its current version) and on a version's row (any
+ * other): the same columns in both, so a version made current moves them across one by one
+ * (src/videos/version-switch.ts). A function: each table needs builders of its own.
+ */
+const processingColumns = () => ({
+  // Processing (docs/media.md). A new or replaced video file starts `queued` again; progress
+  // writes never touch `updated_at` (the dashboard's "Updated" is the edit time).
+  status: text('status', { enum: videoStatuses }).notNull().default('queued'),
+  progress: integer('progress').notNull().default(0),
+  /** Seconds. */
+  duration: real('duration'),
+  /** Displayed size (rotation applied); null until probed. */
+  width: integer('width'),
+  height: integer('height'),
+  frameRate: real('frame_rate'),
+  videoCodec: text('video_codec'),
+  audioCodec: text('audio_codec'),
+  /** Bits per second of the master. */
+  bitrate: integer('bitrate'),
+  // The master's audio by EBU R128 (src/processing/loudness.ts): LUFS, LU, dBTP. Null until
+  // measured and for a video without audio; the true peak also for digital silence.
+  loudnessIntegrated: real('loudness_integrated'),
+  loudnessRange: real('loudness_range'),
+  loudnessTruePeak: real('loudness_true_peak'),
+  /** The folder under DATA_DIR/media holding the streams, MP4 and preview of the last run. */
+  streamsKey: text('streams_key'),
+  /** Whether that folder holds a preview loop: one over its size cap is not kept. */
+  hasPreview: boolean('has_preview').notNull().default(true),
+  /** Why processing failed, in words an admin can act on. */
+  processingError: text('processing_error'),
+})
+
 export const videos = pgTable(
   'videos',
   {
@@ -103,36 +136,12 @@ export const videos = pgTable(
     brandLogoKey: text('brand_logo_key').notNull(),
     brandLogoType: text('brand_logo_type').notNull(),
     brandLogoSize: bigint('brand_logo_size', { mode: 'number' }).notNull(),
-    // Processing (docs/media.md). A new or replaced video file starts `queued` again; progress
-    // writes never touch `updated_at` (the dashboard's "Updated" is the edit time).
-    status: text('status', { enum: videoStatuses }).notNull().default('queued'),
-    progress: integer('progress').notNull().default(0),
-    /** Seconds. */
-    duration: real('duration'),
-    /** Displayed size (rotation applied); null until probed. */
-    width: integer('width'),
-    height: integer('height'),
-    frameRate: real('frame_rate'),
-    videoCodec: text('video_codec'),
-    audioCodec: text('audio_codec'),
-    /** Bits per second of the master. */
-    bitrate: integer('bitrate'),
-    // The master's audio by EBU R128 (src/processing/loudness.ts): LUFS, LU, dBTP. Null until
-    // measured and for a video without audio; the true peak also for digital silence.
-    loudnessIntegrated: real('loudness_integrated'),
-    loudnessRange: real('loudness_range'),
-    loudnessTruePeak: real('loudness_true_peak'),
-    /** The folder under DATA_DIR/media holding the streams, MP4 and preview of the last run. */
-    streamsKey: text('streams_key'),
-    /** Whether that folder holds a preview loop: one over its size cap is not kept. */
-    hasPreview: boolean('has_preview').notNull().default(true),
+    ...processingColumns(),
     /**
      * While an attempt runs: the folder its stream is published to as the encoder makes it, and
      * how far it got (docs/media.md#growing-streams). Null otherwise; never a final folder.
      */
     growing: jsonb('growing').$type<GrowingState>(),
-    /** Why processing failed, in words an admin can act on. */
-    processingError: text('processing_error'),
     mediaRevision: bigint('media_revision', { mode: 'number' }).notNull().default(0),
     // The curated portfolio (docs/decisions/050-curated-order-as-positions-handed-around.md): the
     // public order, lowest first (a new video takes one below the lowest, so it leads), and whether
@@ -225,21 +234,7 @@ export const videoVersions = pgTable(
     masterKey: text('master_key'),
     masterType: text('master_type'),
     masterSize: bigint('master_size', { mode: 'number' }),
-    status: text('status', { enum: videoStatuses }).notNull().default('queued'),
-    progress: integer('progress').notNull().default(0),
-    duration: real('duration'),
-    width: integer('width'),
-    height: integer('height'),
-    frameRate: real('frame_rate'),
-    videoCodec: text('video_codec'),
-    audioCodec: text('audio_codec'),
-    bitrate: integer('bitrate'),
-    loudnessIntegrated: real('loudness_integrated'),
-    loudnessRange: real('loudness_range'),
-    loudnessTruePeak: real('loudness_true_peak'),
-    streamsKey: text('streams_key'),
-    hasPreview: boolean('has_preview').notNull().default(true),
-    processingError: text('processing_error'),
+    ...processingColumns(),
     /** Its caption tracks while it is not current: `[{ language, label, key }]`. */
     captions: jsonb('captions').notNull().default(sql`'[]'::jsonb`),
     /** The admin who uploaded it (kept by name too, so the list reads after they are deleted). */

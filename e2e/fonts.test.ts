@@ -50,7 +50,9 @@ afterAll(() => seeded?.stop(), 60_000)
 
 type Probe = {
   cls: number
-  shifts: { value: number; sources: string[] }[]
+  /** Each shift with what moved (element, rectangles before and after) and the viewport then:
+   * a failure says what happened. */
+  shifts: { value: number; sources: string[]; viewport: string }[]
   /** Taken in the first ResizeObserver callback of the hero heading: after its first layout,
    * before its first paint. */
   firstLayout: null | { faces: Record<keyof typeof FACES, boolean>; height: number }
@@ -68,15 +70,18 @@ async function installProbe(context: BrowserContext) {
       for (const entry of list.getEntries() as (PerformanceEntry & {
         value: number
         hadRecentInput: boolean
-        sources?: { node?: Node }[]
+        sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[]
       })[]) {
         if (entry.hadRecentInput) continue
         probe.cls += entry.value
+        const rect = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}x${r.height}`
         probe.shifts.push({
           value: entry.value,
-          sources: (entry.sources ?? []).map((s) =>
-            s.node instanceof Element ? s.node.outerHTML.slice(0, 80) : String(s.node?.nodeName),
+          sources: (entry.sources ?? []).map(
+            (s) =>
+              `${s.node instanceof Element ? s.node.outerHTML.slice(0, 80) : String(s.node?.nodeName)} from ${rect(s.previousRect)} to ${rect(s.currentRect)}`,
           ),
+          viewport: `${innerWidth}x${innerHeight} at ${Math.round(entry.startTime)} ms`,
         })
       }
     }).observe({ type: 'layout-shift', buffered: true })

@@ -31,6 +31,26 @@ export type ServerOptions = {
   databaseOf?: { databaseUrl: string | undefined }
 }
 
+/**
+ * Two servers on one database (TEST_DATABASE_URL's): A makes it, B shares it. `stop()` stops B
+ * first, since A's stop drops the database.
+ */
+export async function startServerPair(env: Record<string, string> = {}) {
+  const a = await startServer(env)
+  const b = await startServer(env, { databaseOf: a }).catch(async (error) => {
+    await a.stop()
+    throw error
+  })
+  return {
+    a,
+    b,
+    async stop() {
+      await b.stop()
+      await a.stop()
+    },
+  }
+}
+
 export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}) {
   const db = options.databaseOf
     ? sharedTestDatabase(options.databaseOf)

@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/db/database.ts'
 import { createTestDatabase } from '../../testkit/database.ts'
 import { fixtures } from '../../testkit/media.ts'
 import { makeReady, onServer } from '../../testkit/ready.ts'
-import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { type E2EServer, startServerPair } from '../../testkit/server.ts'
 import { describeSkipIf } from '../../testkit/skip.ts'
 import { type UploadedVideo, uploadVideo } from '../../testkit/upload.ts'
 
@@ -17,6 +17,7 @@ const FOLLOWS_WITHIN_MS = 1500
 
 let a: E2EServer
 let b: E2EServer
+let pair: Awaited<ReturnType<typeof startServerPair>>
 let token: string
 let video: UploadedVideo
 
@@ -96,14 +97,12 @@ describeSkipIf(
     'needs TEST_DATABASE_URL: only a database server is shared by several servers',
 )('public answers on two servers with one database', () => {
   beforeAll(async () => {
-    a = await startServer({ MEDIA_WORKERS: '0' })
-    b = await startServer({ MEDIA_WORKERS: '0' }, { databaseOf: a })
+    pair = await startServerPair({ MEDIA_WORKERS: '0' })
+    ;({ a, b } = pair)
     token = (await a.apiLogin()).token
   }, 180_000)
-  // The server sharing the other's database first: the first one's stop drops that database.
   afterAll(async () => {
-    await b?.stop()
-    await a?.stop()
+    await pair?.stop()
   }, 60_000)
 
   test("a work made ready, a title edit and hiding a work on A show in B's cached list within a second", async () => {

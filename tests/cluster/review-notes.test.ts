@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { fixtures } from '../../testkit/media.ts'
 import { makeReady, onServer } from '../../testkit/ready.ts'
-import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { type E2EServer, startServerPair } from '../../testkit/server.ts'
 import { describeSkipIf } from '../../testkit/skip.ts'
 import { uploadVideo } from '../../testkit/upload.ts'
 
@@ -13,6 +13,7 @@ const WITHIN_MS = 5000
 
 let a: E2EServer
 let b: E2EServer
+let pair: Awaited<ReturnType<typeof startServerPair>>
 let token: string
 
 const asAdmin = (server: E2EServer, path: string, init: RequestInit = {}) =>
@@ -26,14 +27,12 @@ describeSkipIf(
     'needs TEST_DATABASE_URL: only a database server is shared by several servers',
 )('notes on two servers with one database', () => {
   beforeAll(async () => {
-    a = await startServer({ MEDIA_WORKERS: '0' })
-    b = await startServer({ MEDIA_WORKERS: '0' }, { databaseOf: a })
+    pair = await startServerPair({ MEDIA_WORKERS: '0' })
+    ;({ a, b } = pair)
     token = (await a.apiLogin()).token
   }, 180_000)
-  // The server sharing the other's database first: the first one's stop drops that database.
   afterAll(async () => {
-    await b?.stop()
-    await a?.stop()
+    await pair?.stop()
   }, 60_000)
 
   test('a note through A is listed on B within 5 s, and B’s cached list counts it', async () => {

@@ -2,9 +2,7 @@
 // unique and kept as redirects after a rename; the page's head for search engines and link
 // previews; the embeddable player; /sitemap.xml and /robots.txt. Real database, both kinds.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { isoDuration } from '../../src/pages/work.ts'
 import { captionFiles, captionsForm } from '../../testkit/captions.ts'
@@ -12,6 +10,7 @@ import { plainMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from '../../testkit/videos.ts'
+import { webShell } from '../../testkit/web-shell.ts'
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -29,18 +28,17 @@ const SHELL = `<!doctype html>
 let t: TestApp
 let f: Fixtures
 let token: string
-let dist: string
+let shell: ReturnType<typeof webShell>
 
 beforeAll(async () => {
-  dist = mkdtempSync(join(tmpdir(), 'work-pages-dist-'))
-  writeFileSync(join(dist, 'index.html'), SHELL)
-  t = await startTestApp({ WEB_DIST: dist })
+  shell = webShell(SHELL)
+  t = await startTestApp({ WEB_DIST: shell.dir })
   f = await fixtures()
   await prepareOutputs(f.mp4)
 }, 120_000)
 afterAll(async () => {
   await t.stop()
-  rmSync(dist, { recursive: true, force: true })
+  shell.remove()
 })
 beforeEach(async () => {
   await t.reset()

@@ -6,9 +6,6 @@
 // another becomes current, and keeps its number once its version is deleted. Runs on both
 // pairings (embedded database and disk; PostgreSQL and the bucket).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { VERSION_DELETED, VERSION_NOT_PLAYABLE } from '../../src/review-notes/version.ts'
 import { callerAs } from '../../testkit/caller.ts'
@@ -16,24 +13,21 @@ import { plainMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyVersion, readyWorks } from '../../testkit/ready.ts'
 import { type Json, startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, form, send, tusVia } from '../../testkit/videos.ts'
+import { webShell } from '../../testkit/web-shell.ts'
 
 let t: TestApp
 let f: Fixtures
 let token: string
-const dist = mkdtempSync(join(tmpdir(), 'link-versions-dist-'))
-writeFileSync(
-  join(dist, 'index.html'),
-  '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Studio</title>\n  </head>\n  <body><div id="root"></div></body>\n</html>',
-)
+const shell = webShell()
 
 beforeAll(async () => {
-  t = await startTestApp({ WEB_DIST: dist })
+  t = await startTestApp({ WEB_DIST: shell.dir })
   f = await fixtures()
   await Promise.all([prepareOutputs(f.mp4), prepareOutputs(f.webm)])
 }, 120_000)
 afterAll(async () => {
   await t?.stop()
-  rmSync(dist, { recursive: true, force: true })
+  shell.remove()
 }, 60_000)
 beforeEach(async () => {
   await t.reset()

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import postgres from 'postgres'
 import { fixtures } from '../../testkit/media.ts'
-import { type E2EServer, startServer } from '../../testkit/server.ts'
+import { type E2EServer, startServerPair } from '../../testkit/server.ts'
 import { describeSkipIf } from '../../testkit/skip.ts'
 import { patchAndStall, tusRaw } from '../../testkit/tus.ts'
 
@@ -17,6 +17,7 @@ const noServer =
 
 let a: E2EServer
 let b: E2EServer
+let pair: Awaited<ReturnType<typeof startServerPair>>
 let token: string
 let mp4: Buffer
 let sql: postgres.Sql
@@ -31,19 +32,17 @@ const advisoryLocks = async () => {
 
 describeSkipIf(noServer)('tus on two servers with one database', () => {
   beforeAll(async () => {
-    a = await startServer({ MEDIA_WORKERS: '0' })
-    b = await startServer({ MEDIA_WORKERS: '0' }, { databaseOf: a })
+    pair = await startServerPair({ MEDIA_WORKERS: '0' })
+    ;({ a, b } = pair)
     sql = postgres(a.databaseUrl!, { max: 1, onnotice: () => {} })
     // Sessions live in the database: one sign-in serves both servers.
     token = (await a.apiLogin()).token
     const clip = await Bun.file((await fixtures()).mp4).bytes()
     mp4 = Buffer.concat([clip, crypto.getRandomValues(new Uint8Array(3 * 1024 * 1024))])
   }, 180_000)
-  // The server sharing the other's database first: the first one's stop drops that database.
   afterAll(async () => {
     await sql?.end()
-    await b?.stop()
-    await a?.stop()
+    await pair?.stop()
   }, 60_000)
 
   test('a client that went silent mid-PATCH gets its upload back on the same server within seconds', async () => {

@@ -6,9 +6,6 @@
 // the pipeline's own row writes (src/videos/rows.ts); readiness is a real run's outputs stored by
 // markReady (testkit/ready.ts). Real database and storage, both pairings.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { videos } from '../../db/schema.ts'
 import { startMediaQueue } from '../../src/processing/queue.ts'
@@ -16,6 +13,7 @@ import { markFailed, markProcessing, requeue } from '../../src/videos/rows.ts'
 import { makeReady, prepareOutputs, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { type Fixtures, fixtures, form, send } from '../../testkit/videos.ts'
+import { webShell } from '../../testkit/web-shell.ts'
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -26,18 +24,17 @@ const SHELL = `<!doctype html>
 let t: TestApp
 let f: Fixtures
 let token: string
-let dist: string
+let shell: ReturnType<typeof webShell>
 
 beforeAll(async () => {
-  dist = mkdtempSync(join(tmpdir(), 'ready-only-dist-'))
-  writeFileSync(join(dist, 'index.html'), SHELL)
-  t = await startTestApp({ WEB_DIST: dist })
+  shell = webShell(SHELL)
+  t = await startTestApp({ WEB_DIST: shell.dir })
   f = await fixtures()
   await prepareOutputs(f.mp4)
 }, 120_000)
 afterAll(async () => {
   await t.stop()
-  rmSync(dist, { recursive: true, force: true })
+  shell.remove()
 })
 beforeEach(async () => {
   await t.reset()

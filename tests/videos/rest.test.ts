@@ -64,6 +64,7 @@ describe('POST /api/videos/upload', () => {
         'hasAudio',
         'captions',
         'version',
+        'growing',
       ].sort(),
     )
     // Processing starts in the background: queued, nothing derived yet.

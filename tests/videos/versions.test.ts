@@ -4,9 +4,6 @@
 // same addresses), an older version made current again, deletion with its media leaving the
 // store (disk or bucket), and every refusal.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { versionMessages } from '../../src/contract/version.ts'
 import { STOPPED_BY_SWITCH } from '../../src/videos/version-switch.ts'
@@ -15,25 +12,22 @@ import { plainMediaUrl } from '../../testkit/media.ts'
 import { prepareOutputs, readyVersion, readyWorks } from '../../testkit/ready.ts'
 import { startTestApp, type TestApp } from '../../testkit/test-app.ts'
 import { bytesOf, type Fixtures, fixtures, form, send, tusVia } from '../../testkit/videos.ts'
+import { webShell } from '../../testkit/web-shell.ts'
 
 let t: TestApp
 let f: Fixtures
 let token: string
 // The work's page and embed are rendered into the web app's shell.
-const dist = mkdtempSync(join(tmpdir(), 'versions-dist-'))
-writeFileSync(
-  join(dist, 'index.html'),
-  '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Studio</title>\n  </head>\n  <body><div id="root"></div></body>\n</html>',
-)
+const shell = webShell()
 
 beforeAll(async () => {
-  t = await startTestApp({ WEB_DIST: dist })
+  t = await startTestApp({ WEB_DIST: shell.dir })
   f = await fixtures()
   await Promise.all([prepareOutputs(f.mp4), prepareOutputs(f.webm)])
 }, 120_000)
 afterAll(async () => {
   await t.stop()
-  rmSync(dist, { recursive: true, force: true })
+  shell.remove()
 })
 beforeEach(async () => {
   await t.reset()
