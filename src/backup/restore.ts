@@ -567,8 +567,10 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
         await refuseUnknownSequences(tx, checked.manifest)
         await restoreSequences(tx, checked.manifest.sequences)
         // A video whose processing the backup caught midway has no job here: queued, the server
-        // gives it one at start-up.
+        // gives it one at start-up. Its growing stream was not backed up (not a folder a row
+        // keeps): its next run makes a new one.
         await tx`update videos set status = 'queued', progress = 0 where status = 'processing'`
+        await tx`update videos set growing = null where growing is not null`
         await tx`update video_versions set status = 'queued', progress = 0
                   where status = 'processing'`
         log(`restore: ${rows} rows in; writing ${checked.manifest.objects.length} objects`)

@@ -112,7 +112,8 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
   // The handler then returns, and pg-boss's completion, fenced to the attempt it fetched while
   // active, changes nothing.
   let stopping = false
-  const inHand = new Map<string, AbortController>()
+  // The runs in hand: how to stop each, and when it has ended (a stop waits for that, not a poll).
+  const inHand = new Map<string, { stop: AbortController; ended: Promise<void> }>()
   const giveBack = (id: string) =>
     boss.getDb().executeSql(
       `update pgboss.job set state = 'created', started_on = null, heartbeat_on = null
@@ -165,7 +166,8 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
             if (!job) return
             const stop = new AbortController()
             if (stopping) stop.abort()
-            inHand.set(job.id, stop)
+            const ended = Promise.withResolvers<void>()
+            inHand.set(job.id, { stop, ended: ended.promise })
             // A run that ended on its own (ready, failed with a reason, or obsolete) is done even
             // when the stop came while it cleaned up: given back, it would run again at the next
             // start and show a finished work as processing.
@@ -180,6 +182,7 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
               if (!stop.signal.aborted) throw error
             } finally {
               inHand.delete(job.id)
+              ended.resolve()
             }
             if (stop.signal.aborted && !finished) await giveBack(job.id)
           }),
@@ -200,9 +203,12 @@ export async function startMediaQueue(options: QueueOptions): Promise<MediaQueue
       // No new run starts from here (a job fetched now is given back at once); those in hand may
       // still end on their own, as most short clips do within seconds.
       stopping = true
-      const finishBy = performance.now() + media.stopFinishSeconds * 1000
-      while (inHand.size > 0 && performance.now() < finishBy) await Bun.sleep(100)
-      for (const run of inHand.values()) run.abort()
+      if (inHand.size > 0) {
+        const runs = Promise.all([...inHand.values()].map((run) => run.ended))
+        const finish = Bun.sleep(media.stopFinishSeconds * 1000)
+        await Promise.race([runs, finish])
+      }
+      for (const run of inHand.values()) run.stop.abort()
       await boss.stop({ graceful: true, timeout: graceMs })
     },
 
