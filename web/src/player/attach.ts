@@ -190,6 +190,18 @@ export function attachStream(
     removeCaptionTracks(video)
     video.src = sources.hlsUrl
     if (options.startAt) video.currentTime = options.startAt
+    // Safari, too, starts a playlist without an end at its live edge: taken back once it has read
+    // the stream's start.
+    if (options.growing) {
+      const startAt = options.startAt ?? 0
+      video.addEventListener(
+        'loadedmetadata',
+        () => {
+          if (!destroyed && engine === 'native-hls') video.currentTime = startAt
+        },
+        { once: true },
+      )
+    }
     // Safari lists the stream's subtitle renditions as text tracks by the time it has metadata.
     if (captions.length) {
       video.addEventListener(
