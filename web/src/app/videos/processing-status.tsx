@@ -1,6 +1,6 @@
 // A video's processing state in its Manage row or card (docs/media.md): progress while it is worked
-// on, with the rungs its growing stream can already play, 'Queued' while it waits, the reason and a Retry action when it failed, and quietly its
-// length and size once ready.
+// on, with the rungs its growing stream can already play, 'Queued' while it waits, the reason and a
+// Retry action when it failed, and quietly its length and size once ready.
 import type { Video } from '../../api.ts'
 import { icon, Meter, wholePercent } from '../components/ui.tsx'
 import { growingOf, rungsLine } from '../lib/growing.ts'
