@@ -81,7 +81,7 @@ export async function createApp(config: Config): Promise<App> {
     // copies of shown works are made in the background (/media streams them meanwhile).
     await services.publicCopies.reconcile({ copy: false })
     stopUploads = await startUploads(services.uploads)
-    stopHousekeeping = await startHousekeeping(services)
+    stopHousekeeping = await startHousekeeping(services, config.media.growingKeepSeconds)
     // Queued videos get their jobs; MEDIA_WORKERS workers start here (0: other processes work).
     stopProcessing = await startProcessing({
       queue,
@@ -89,6 +89,7 @@ export async function createApp(config: Config): Promise<App> {
       store: services.media,
       workers: config.media.workers,
       previewMaxBytes: config.media.previewMaxBytes,
+      growingKeepSeconds: config.media.growingKeepSeconds,
       videos: services.videos,
     })
     // A save on another server sharing the database shows here within about a second.

@@ -76,6 +76,9 @@ const envSchema = z.object({
   // On a stop (a deploy), how long the runs in hand may take to finish on their own before they
   // are ended and their jobs given back: a short clip's run is not thrown away for seconds' work.
   MEDIA_STOP_FINISH_SECONDS: z.coerce.number().min(0).max(60).default(5),
+  // How long a work's growing stream stays once its final streams exist, for players still on it
+  // (they move to the final streams at their next look at the work).
+  MEDIA_GROWING_KEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   // The preview loop's size cap: a loop over it is not kept (the tile shows its poster).
   MEDIA_PREVIEW_MAX_BYTES: z.coerce.number().int().min(1000).max(10_000_000).default(500_000),
 
@@ -183,6 +186,8 @@ export type MediaConfig = {
   pollSeconds: number
   /** On a stop, how long runs in hand may finish on their own before they are given back. */
   stopFinishSeconds: number
+  /** How long a growing stream stays once the final streams exist. */
+  growingKeepSeconds: number
   previewMaxBytes: number
 }
 
@@ -224,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       superviseSeconds: e.MEDIA_SUPERVISE_SECONDS,
       pollSeconds: e.MEDIA_POLL_SECONDS,
       stopFinishSeconds: e.MEDIA_STOP_FINISH_SECONDS,
+      growingKeepSeconds: e.MEDIA_GROWING_KEEP_SECONDS,
       previewMaxBytes: e.MEDIA_PREVIEW_MAX_BYTES,
     },
     s3: e.S3_BUCKET

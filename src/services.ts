@@ -131,18 +131,21 @@ export type Services = ReturnType<typeof createServices>
 // Housekeeping: what the database keeps bounded without anyone asking: site images uploaded but
 // never saved (after a day), the activity log's retention (a year, 100,000 entries), and the
 // bucket's public copies checked against the bucket itself
-// (docs/decisions/087-public-copies-under-public-for-shown-works-only.md). Run before the first
+// (docs/decisions/087-public-copies-under-public-for-shown-works-only.md), and the growing streams
+// a stopped process left once their works were ready (docs/media.md#growing-streams). Run before the first
 // request and then hourly, beside the uploads' own clean-up (src/uploads/expiry.ts).
 const EVERY_MS = 60 * 60 * 1000
 
 /** One round; a failure of one task is logged and does not stop the other. */
 export async function housekeep(
-  services: Pick<Services, 'site' | 'activity' | 'publicCopies'>,
+  services: Pick<Services, 'site' | 'activity' | 'publicCopies' | 'videos'>,
+  growingKeepSeconds = 0,
 ): Promise<void> {
   const tasks: [string, () => Promise<unknown>][] = [
     ['site images', () => services.site.cleanUp()],
     ['activity retention', () => services.activity.prune()],
     ['public copies', () => services.publicCopies.reconcile({ copy: false })],
+    ['growing streams', () => services.videos.retireGrowing(growingKeepSeconds)],
   ]
   for (const [name, run] of tasks) {
     await run().catch((error) => console.error(`[housekeeping] ${name} failed`, error))
@@ -151,11 +154,12 @@ export async function housekeep(
 
 /** Runs a round now, then every `everyMs` (hourly) without keeping the process alive; returns the stop. */
 export async function startHousekeeping(
-  services: Pick<Services, 'site' | 'activity' | 'publicCopies'>,
+  services: Pick<Services, 'site' | 'activity' | 'publicCopies' | 'videos'>,
+  growingKeepSeconds = 0,
   everyMs = EVERY_MS,
 ): Promise<() => void> {
-  await housekeep(services)
-  const timer = setInterval(() => void housekeep(services), everyMs)
+  await housekeep(services, growingKeepSeconds)
+  const timer = setInterval(() => void housekeep(services, growingKeepSeconds), everyMs)
   timer.unref()
   return () => clearInterval(timer)
 }

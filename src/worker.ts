@@ -57,6 +57,7 @@ async function main() {
     db: database.db,
     store,
     previewMaxBytes: config.media.previewMaxBytes,
+    growingKeepSeconds: config.media.growingKeepSeconds,
   })
   const where = database.embedded ? 'embedded database, through the server' : 'DATABASE_URL'
   console.log(`Media worker ready: ${workers} at a time (${where}, pid ${process.pid})`)

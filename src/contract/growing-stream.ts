@@ -12,10 +12,17 @@ export type GrowingState = {
   planned: string[]
   /** Seconds of picture published so far (the lowest rung's). */
   seconds: number
+  /** The master's length as probed (null when it states none): what the stream grows to. */
+  duration: number | null
+  /**
+   * Set once the final streams exist: the folder stays this long for players still on it, then
+   * it is removed (MEDIA_GROWING_KEEP_SECONDS). ISO time.
+   */
+  endedAt?: string
 }
 
 /** The admins' view of it: the master to play, and how far it got. */
-export type GrowingStream = Omit<GrowingState, 'folder'> & {
+export type GrowingStream = Omit<GrowingState, 'folder' | 'endedAt'> & {
   /** The growing master: EVENT playlists below it, without an end until the final streams exist. */
   hlsUrl: string
 }

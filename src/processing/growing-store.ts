@@ -3,12 +3,13 @@
 // ends, so a start-up sweep never takes it for a stray and /media serves it to admins only, never
 // cached as immutable. Removed when the run ends, however it ends; a killed process's folder is
 // removed by the file's next attempt.
+import type { GrowingState } from '../contract/growing-stream.ts'
 import type { Db } from '../db/database.ts'
 import { derivedFile, newFolderName } from '../storage/layout.ts'
 import { type MediaStore, removeFolders } from '../storage/store.ts'
 import type { ProcessVideoPayload } from '../videos/job.ts'
 import { forgetGrowing, writeGrowing } from '../videos/rows.ts'
-import { followGrowing, type GrowingProgress, type LadderPlan } from './growing.ts'
+import { followGrowing, type LadderPlan } from './growing.ts'
 
 export function growingInStore(deps: {
   db: Db
@@ -22,7 +23,7 @@ export function growingInStore(deps: {
   let named: Promise<boolean> = Promise.resolve(false)
 
   let last = ''
-  const write = async (state: GrowingProgress & { folder: string; planned: string[] }) => {
+  const write = async (state: GrowingState) => {
     // The audio's pieces come every second: only a change a player can use is written.
     const key = JSON.stringify(state)
     if (key === last) return true
@@ -40,9 +41,10 @@ export function growingInStore(deps: {
       const name = newFolderName()
       folder = name
       const planned = plan.rungs.map((rung) => rung.name)
+      const { duration } = plan
       // Nothing is stored before the row names the folder; a row that no longer takes writes
       // (the file replaced, the work deleted) gets nothing stored at all.
-      named = write({ folder: name, planned, rungs: [], seconds: 0 }).catch((error) => {
+      named = write({ folder: name, planned, duration, rungs: [], seconds: 0 }).catch((error) => {
         console.error(`[media] growing stream: ${(error as Error).message}`)
         return false
       })
@@ -55,17 +57,29 @@ export function growingInStore(deps: {
           await store.storage.write(file.key, source, { type: file.type })
         },
         async progress(state) {
-          if (await named) await write({ folder: name, planned, ...state })
+          if (await named) await write({ folder: name, planned, duration, ...state })
         },
       })
     },
-    /** The run has ended: the row forgets the folder (if it still names it), then it is removed. */
-    async remove() {
-      if (!folder) return
-      if ((await named) && (await forgetGrowing(db, job, folder).catch(() => false))) {
-        deps.onChange?.()
+    /**
+     * The run has ended: its folder is removed, now or after `keepSeconds` (a ready work's, for
+     * players still on it: the row marked it ended), and the row forgets it. A process gone
+     * before then leaves it named: housekeeping or the file's next attempt removes it.
+     */
+    async end(keepSeconds = 0) {
+      const name = folder
+      if (!name) return
+      // Never fails the run: what is left is removed by housekeeping or the next attempt.
+      const retire = async () => {
+        try {
+          await removeFolders(store, [name])
+          if ((await named) && (await forgetGrowing(db, job, name))) deps.onChange?.()
+        } catch (error) {
+          console.error(`[media] growing stream: ${(error as Error).message}`)
+        }
       }
-      await removeFolders(store, [folder])
+      if (keepSeconds <= 0) return retire()
+      setTimeout(() => void retire(), keepSeconds * 1000).unref()
     },
   }
 }

@@ -25,6 +25,8 @@ export type LadderPlan = {
   hasAudio: boolean
   /** The master's frame rate (null when unknown). */
   frameRate: number | null
+  /** The master's length (null when it states none). */
+  duration: number | null
 }
 
 /** What a growing stream holds so far. */

@@ -13,6 +13,7 @@ export async function startProcessing(deps: {
   store: MediaStore
   workers: number
   previewMaxBytes: number
+  growingKeepSeconds: number
   videos: { enqueueQueued(): Promise<number>; invalidate(): void }
 }): Promise<() => void> {
   const { queue, db, store, videos } = deps
@@ -28,6 +29,7 @@ export async function startProcessing(deps: {
       store,
       onChange: videos.invalidate,
       previewMaxBytes: deps.previewMaxBytes,
+      growingKeepSeconds: deps.growingKeepSeconds,
     })
   }
   return watchVideoChanges(db, videos.invalidate)

@@ -129,6 +129,7 @@ async function encodeLadder(
     rungs: [...rungs].reverse(),
     hasAudio: info.audioStream !== null,
     frameRate: info.frameRate,
+    duration,
   })
   try {
     await runFfmpeg(

@@ -1,9 +1,9 @@
 // What a start runs over the videos: a job for every video still queued, and the sweep of media
 // files and scratch folders no row or running job accounts for.
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { videoCaptions, videos, videoVersions } from '../../db/schema.ts'
 import { scratchJobId } from '../storage/layout.ts'
-import { sweep } from '../storage/store.ts'
+import { removeFolders, sweep } from '../storage/store.ts'
 import type { VideosContext } from './context.ts'
 import { keysOf } from './files.ts'
 import { versionFiles } from './versions.ts'
@@ -34,6 +34,42 @@ export function createVideoMaintenance(ctx: VideosContext) {
       }
       if (added > 0) queue.wake()
       return added
+    },
+
+    /**
+     * Growing streams of ready works a stopped process left (docs/media.md#growing-streams):
+     * removed, then forgotten, once `keepSeconds` have passed since the work was ready (those
+     * not due yet on a timer that does not keep the process alive). Returns how many were found.
+     */
+    async retireGrowing(keepSeconds: number): Promise<number> {
+      const ended = await db
+        .select({
+          id: videos.id,
+          growing: videos.growing,
+          dueMs: sql<number>`extract(epoch from ((${videos.growing}->>'endedAt')::timestamptz
+            + make_interval(secs => ${keepSeconds}) - now())) * 1000`.mapWith(Number),
+        })
+        .from(videos)
+        .where(sql`${videos.growing}->>'endedAt' is not null`)
+      const retire = async (id: string, folder: string) => {
+        await removeFolders(store, [folder])
+        await db
+          .update(videos)
+          .set({ growing: null })
+          .where(sql`${videos.id} = ${id} and ${videos.growing}->>'folder' = ${folder}`)
+      }
+      for (const { id, growing, dueMs } of ended) {
+        if (!growing) continue
+        if (dueMs <= 0) await retire(id, growing.folder)
+        else {
+          setTimeout(() => {
+            retire(id, growing.folder).catch((error) =>
+              console.error(`[housekeeping] growing stream: ${(error as Error).message}`),
+            )
+          }, dueMs).unref()
+        }
+      }
+      return ended.length
     },
 
     /**

@@ -195,7 +195,9 @@ export async function markReady(
         .update(videos)
         .set({
           ...outputs(probe, hasPreview, loudness),
-          growing: null,
+          // Ended, not forgotten: the run removes it once players on it have moved on.
+          growing: sql`case when ${videos.growing} is null then null
+            else ${videos.growing} || jsonb_build_object('endedAt', now()) end`,
           streamsKey: published,
           mediaRevision: nextRevision,
         })

@@ -219,6 +219,7 @@ export function toView(row: ViewRow): VideoView {
             rungs: row.growing.rungs,
             planned: row.growing.planned,
             seconds: row.growing.seconds,
+            duration: row.growing.duration ?? null,
           }
         : null,
   }

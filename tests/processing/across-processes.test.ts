@@ -27,6 +27,8 @@ const FAST = {
   MEDIA_POLL_SECONDS: '1',
   // The deploys below test a run ended mid-way and given back: none may finish on its own.
   MEDIA_STOP_FINISH_SECONDS: '0',
+  // A growing stream goes with its run, not 30 s after it.
+  MEDIA_GROWING_KEEP_SECONDS: '0',
   WEB_DIST: '/nonexistent',
 }
 
@@ -42,6 +44,20 @@ const fetchOn = (server: E2EServer) => (path: string, init?: RequestInit) =>
 const folderOf = (url: string) => /^\/media\/([0-9a-f]{32})\//.exec(url)?.[1] ?? ''
 const derivedEntries = async (dataDir: string) =>
   (await readdir(join(dataDir, 'media'))).filter((n) => !n.includes('.') || n.startsWith('.'))
+
+/**
+ * The stream folders in the data folder once the run's growing stream is gone: its run removes
+ * it just after the row says ready (at once here: MEDIA_GROWING_KEEP_SECONDS 0).
+ */
+async function foldersSettled(dataDir: string, final: string): Promise<string[]> {
+  const deadline = Date.now() + 5_000
+  let entries = await derivedEntries(dataDir)
+  while (entries.some((e) => e !== final) && Date.now() < deadline) {
+    await Bun.sleep(50)
+    entries = await derivedEntries(dataDir)
+  }
+  return entries
+}
 
 const scratchJobs = async (dataDir: string) =>
   (await readdir(join(dataDir, 'tmp'))).filter((n) => n.startsWith('job-'))
@@ -82,6 +98,7 @@ function spawnBeside(server: Pick<E2EServer, 'dataDir' | 'databaseUrl'>, argv: s
       DATA_DIR: server.dataDir,
       DATABASE_URL: server.databaseUrl ?? '',
       MEDIA_POLL_SECONDS: '1',
+      MEDIA_GROWING_KEEP_SECONDS: '0',
     },
     stdout: 'pipe',
     stderr: 'pipe',
@@ -134,7 +151,9 @@ describe('a server killed in the middle of a transcode', () => {
     console.log(`[pipeline] ready ${(recoveredMs / 1000).toFixed(1)} s after the kill`)
     expect(video.status).toBe('ready')
     expect(video.duration).toBeCloseTo(10, 0)
-    expect(await derivedEntries(server.dataDir)).toEqual([folderOf(video.hlsUrl!)])
+    expect(await foldersSettled(server.dataDir, folderOf(video.hlsUrl!))).toEqual([
+      folderOf(video.hlsUrl!),
+    ])
     // The job's scratch goes when its attempt ends, just after the row says ready.
     const deadline = Date.now() + 5_000
     while ((await scratchJobs(server.dataDir)).length > 0 && Date.now() < deadline) {
@@ -178,7 +197,9 @@ describe('a transcode interrupted by four deploys', () => {
     })
     expect(video.status).toBe('ready')
     expect(video.error ?? null).toBeNull()
-    expect(await derivedEntries(server.dataDir)).toEqual([folderOf(video.hlsUrl!)])
+    expect(await foldersSettled(server.dataDir, folderOf(video.hlsUrl!))).toEqual([
+      folderOf(video.hlsUrl!),
+    ])
     const master = await fetch(video.hlsUrl!)
     expect(master.status).toBe(200)
     expect(await master.text()).toContain('#EXT-X-STREAM-INF')
@@ -210,7 +231,9 @@ describe('a deploy while a short clip is processed', () => {
     await server.restart()
     const video = await getVideo(fetch, token, created._id)
     expect([video.status, video.error ?? null]).toEqual(['ready', null])
-    expect(await derivedEntries(server.dataDir)).toEqual([folderOf(video.hlsUrl!)])
+    expect(await foldersSettled(server.dataDir, folderOf(video.hlsUrl!))).toEqual([
+      folderOf(video.hlsUrl!),
+    ])
   }, 180_000)
 })
 
@@ -272,14 +295,15 @@ describe('`bun run worker` beside a server whose own worker is off', () => {
       (v) => v.status === 'ready' && folderOf(v.hlsUrl ?? '') !== before,
       { everyMs: 100 },
     )
-    // The previous folder is removed once the new one is live (after the row says ready), so it
-    // may still be there for a moment; then only the new one is left.
+    // The previous folder is removed once the new one is live (after the row says ready), and the
+    // run's growing stream with its run, so either may still be there for a moment; then only the
+    // new one is left.
     const kept = folderOf(again.video.hlsUrl!)
     const left = await until(
       'the previous streams folder to be removed',
       async () => {
         const entries = await derivedEntries(server.dataDir)
-        return entries.includes(before) ? undefined : entries
+        return entries.length === 1 && entries[0] === kept ? entries : undefined
       },
       5_000,
     )

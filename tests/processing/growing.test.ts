@@ -10,7 +10,26 @@ import { join } from 'node:path'
 import { makeClip, settled, uploadVideo, watchVideo } from '../../testkit/pipeline.ts'
 import { type E2EServer, startServer } from '../../testkit/server.ts'
 
-type Growing = { hlsUrl: string; rungs: string[]; planned: string[]; seconds: number }
+type Growing = {
+  hlsUrl: string
+  rungs: string[]
+  planned: string[]
+  seconds: number
+  duration: number | null
+}
+
+const KEEP_SECONDS = 4
+
+/** Until `url` answers 404, within `withinMs`; how long that took. */
+async function goneWithin(url: string, withinMs: number): Promise<number> {
+  const started = Date.now()
+  while ((await get(url)).status !== 404) {
+    if (Date.now() - started > withinMs)
+      throw new Error(`${url} still answers after ${withinMs} ms`)
+    await Bun.sleep(100)
+  }
+  return Date.now() - started
+}
 
 let server: E2EServer
 let clips: string
@@ -31,6 +50,8 @@ beforeAll(async () => {
       // A killed process's job comes back within seconds.
       MEDIA_HEARTBEAT_SECONDS: '10',
       MEDIA_SUPERVISE_SECONDS: '2',
+      // Players on a growing stream get this long to move to the final one.
+      MEDIA_GROWING_KEEP_SECONDS: String(KEEP_SECONDS),
     }),
     makeClip(clips, 'long.mp4', { seconds: 40, width: 854, height: 480 }),
   ])
@@ -70,6 +91,8 @@ test('a growing stream plays while the work processes, never cached as immutable
   expect(growing.planned).toEqual(['360p', '480p'])
   expect(growing.rungs).toEqual(growing.planned)
   expect(growing.seconds).toBeGreaterThan(0)
+  // What it grows to, known from the probe before any of it is made.
+  expect(growing.duration).toBeCloseTo(40, 0)
   // Signed, as a hidden work's files are: the folder itself answers no visitor.
   expect(growing.hlsUrl).toMatch(/^\/media\/s\/\d+\/[\w-]{43}\/[0-9a-f]{32}\/master\.m3u8$/)
   const folder = /([0-9a-f]{32})\/master\.m3u8$/.exec(growing.hlsUrl)![1]!
@@ -123,8 +146,11 @@ test('a growing stream plays while the work processes, never cached as immutable
   expect(video.status).toBe('ready')
   const after = await growingOf(created._id)
   expect(after.growing).toBeNull()
-  // The growing folder is gone with its run; the final streams are as they always were.
-  expect((await get(growing.hlsUrl)).status).toBe(404)
+  // A player still on the growing stream finds it for a few seconds more (it moves to the final
+  // streams at its next look at the work); then it is gone.
+  expect((await get(growing.hlsUrl)).status).toBe(200)
+  await goneWithin(growing.hlsUrl, (KEEP_SECONDS + 10) * 1000)
+  // The final streams are as they always were.
   const final = await get(after.hlsUrl!.replace('master.m3u8', '360p/index.m3u8'))
   const finalText = await final.text()
   expect(finalText).toContain('#EXT-X-PLAYLIST-TYPE:VOD')
@@ -151,11 +177,22 @@ test('a server killed (SIGKILL) while the stream grows: the next attempt removes
   })
   expect(video.status).toBe('ready')
   expect((await growingOf(created._id)).growing).toBeNull()
-  // The killed attempt's stream is gone, not left in the store for a day.
+  // The killed attempt's stream is gone (the next attempt removed it), not left for a day.
   expect((await get(growing.hlsUrl)).status).toBe(404)
   expect((await get(growing.hlsUrl.replace('master.m3u8', '360p/init.mp4'))).status).toBe(404)
   for (const [rung, text] of finalPlaylists) {
     const res = await get(video.hlsUrl!.replace('master.m3u8', `${rung}/index.m3u8`))
     expect(`${rung}:\n${await res.text()}`).toBe(`${rung}:\n${text}`)
   }
+}, 300_000)
+
+test('a server stopped before a ready work’s growing stream was removed: housekeeping removes it at the next start', async () => {
+  const created = await uploadVideo(get, token, clip, 'Growing, then stopped')
+  const growing = await waitForGrowing(created._id)
+  await watchVideo(get, token, created._id, settled, { timeoutMs: 180_000, everyMs: 250 })
+  // Stopped within the few seconds the stream stays: its removal was still to come.
+  await server.restart()
+  const left = await goneWithin(growing.hlsUrl, (KEEP_SECONDS + 10) * 1000)
+  console.log(`[growing] the stopped server's stream gone ${left} ms after the restart`)
+  expect((await growingOf(created._id)).growing).toBeNull()
 }, 300_000)

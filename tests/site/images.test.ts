@@ -363,7 +363,7 @@ describe('keeping and removing', () => {
     const saved = await upload()
     await logoSave(0, saved.id)
     await age()
-    const stop = await startHousekeeping(t.app.services, 50)
+    const stop = await startHousekeeping(t.app.services, 0, 50)
     try {
       const lateFile = late.files[0].url.slice('/media/'.length)
       for (let i = 0; i < 100 && (await mediaFiles(t)).includes(lateFile); i++) await Bun.sleep(50)

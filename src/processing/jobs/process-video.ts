@@ -29,6 +29,8 @@ export type ProcessVideoDeps = {
   onChange?: () => void
   /** MEDIA_PREVIEW_MAX_BYTES. */
   previewMaxBytes?: number
+  /** MEDIA_GROWING_KEEP_SECONDS: how long a growing stream stays once the work is ready. */
+  growingKeepSeconds?: number
 }
 
 export const PROGRESS_EVERY_MS = 1000
@@ -63,6 +65,7 @@ export function processVideoJob(deps: ProcessVideoDeps) {
     const growing = payload.versionId
       ? undefined
       : growingInStore({ db, store, job: payload, onChange: changed })
+    let keepGrowing = 0
     try {
       const source = await localSource(store, sourceKey, scratch)
       const result = await processVideo({
@@ -79,6 +82,8 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       const ready = await markReady(db, store, payload, outDir, probe, preview, loudness)
       if (!ready) return
       changed()
+      // A player on the growing stream moves to the final one at its next look at the work.
+      keepGrowing = deps.growingKeepSeconds ?? 0
       if (ready.previous) await removeFolders(store, [ready.previous])
     } catch (error) {
       await progress.settled()
@@ -88,7 +93,7 @@ export function processVideoJob(deps: ProcessVideoDeps) {
     } finally {
       // The outputs are stored (or dropped) by now, and a fetched master is not needed again;
       // the growing stream has been replaced by the final one, or its attempt is over.
-      await growing?.remove()
+      await growing?.end(keepGrowing)
       await rm(scratch, { recursive: true, force: true })
     }
   }

@@ -16,37 +16,8 @@ const EDGE_MARGIN_S = 1
 const lengthOf = (element: HTMLVideoElement) =>
   Number.isFinite(element.duration) ? element.duration : 0
 
-/**
- * The master's length as the browser reads it from the file's header (a metadata-only load of its
- * signed address), while the answer has none: a work's duration is stored when processing ends.
- */
-function useMasterLength(url: string, wanted: boolean): number | null {
-  const [length, setLength] = useState<number | null>(null)
-  useEffect(() => {
-    if (!wanted) return
-    const probe = document.createElement('video')
-    probe.preload = 'metadata'
-    probe.muted = true
-    const stop = () => {
-      probe.removeAttribute('src')
-      probe.load()
-    }
-    const read = () => {
-      if (Number.isFinite(probe.duration) && probe.duration > 0) setLength(probe.duration)
-      stop()
-    }
-    probe.addEventListener('loadedmetadata', read, { once: true })
-    probe.src = url
-    return () => {
-      probe.removeEventListener('loadedmetadata', read)
-      stop()
-    }
-  }, [url, wanted])
-  return length
-}
-
 type Props = {
-  video: Pick<Video, 'hlsUrl' | 'growing' | 'duration' | 'videoUrl'>
+  video: Pick<Video, 'hlsUrl' | 'growing' | 'duration'>
   videoRef: RefObject<HTMLVideoElement | null>
   /** Filled with this panel's seek while it is mounted, for jumps made elsewhere (a note). */
   seekRef?: RefObject<((at: number) => void) | null>
@@ -59,7 +30,6 @@ type Props = {
  */
 export function GrowingPanel({ video, videoRef, seekRef, dark = false }: Props) {
   const growing = growingOf(video)
-  const read = useMasterLength(video.videoUrl, Boolean(growing) && !video.duration)
   const [reach, setReach] = useState(0)
   const [at, setAt] = useState(0)
   const [waitingFor, setWaitingFor] = useState<number | null>(null)
@@ -126,7 +96,8 @@ export function GrowingPanel({ video, videoRef, seekRef, dark = false }: Props) 
 
   if (!growing && waitingFor === null) return null
   const made = Math.max(growing?.seconds ?? 0, reach)
-  const total = video.duration || read
+  // The length the probe found, in the growing stream's answer until the work's own says it.
+  const total = video.duration || growing?.duration || null
   const length = Math.max(total ?? 0, made)
   const shown = waitingFor ?? at
   return (

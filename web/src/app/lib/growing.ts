@@ -1,6 +1,6 @@
 // A video still processing can be watched as the encoder makes it: its growing stream (EVENT
-// playlists, the lowest rungs first, the others joining when made). What the dashboard's players
-// play while that is so, and the plain words they say about it.
+// playlists of every rung and the audio, growing together; docs/media.md#growing-streams). What
+// the dashboard's players play while that is so, and the plain words they say about it.
 
 import { timecode } from '@contract/review-note.ts'
 import type { GrowingStream, Video } from '../../api.ts'
@@ -45,7 +45,7 @@ export function rungsLine({ rungs, planned }: Pick<GrowingStream, 'rungs' | 'pla
   return coming.length ? `${now} — ${coming.join(', ')} on the way` : now
 }
 
-/** "Still processing: 0:42 of 3:00 is ready to play." (the length once the master was read). */
+/** "Still processing: 0:42 of 3:00 is ready to play." (the length the probe found, if any). */
 export function readyLine(seconds: number, length: number | null | undefined): string {
   const of = length ? ` of ${timecode(length)}` : ''
   return `Still processing: ${timecode(seconds)}${of} is ready to play.`
