@@ -57,6 +57,7 @@ const position = (video: Locator) =>
 test('a processing upload plays from its growing stream, waits past what is made, then plays on from the final one', async () => {
   const { page } = await openSignedInPage(browser, server.url, session)
   const uploaded = await uploadVideo(server.url, session.token, TITLE, { ...f, mp4: clip })
+  const uploadedAt = performance.now()
   await page.goto('/dashboard/manage')
 
   // The Manage row says which rungs play already, beside its processing meter.
@@ -74,6 +75,10 @@ test('a processing upload plays from its growing stream, waits past what is made
     { timeout: 30_000 },
   )
   const first = await position(video)
+  // The page opened, the row showed its rungs and the admin clicked at once: an upper bound.
+  console.log(
+    `[growing] first frame ${((performance.now() - uploadedAt) / 1000).toFixed(1)} s after the upload's answer`,
+  )
   expect((await videoOf(uploaded._id)).status).toBe('processing')
   // From the beginning, not the encoder's edge.
   expect(first).toBeLessThan(5)
