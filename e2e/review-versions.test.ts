@@ -215,6 +215,29 @@ test('on a phone, by keyboard before the page is live: the switcher above the pl
   expect(describeViolations(await axeViolations(page))).toBe('')
 }, 120_000)
 
+test('a tap on the player before the page is live plays once it is (the click is held, not lost)', async () => {
+  const { page } = await openPage(browser, { baseURL: server.url, width: 375, height: 667 })
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/review-page-[^/]+\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto(linkPath, { waitUntil: 'domcontentloaded' })
+  await page.getByRole('button', { name: `Play ${TITLE}` }).click()
+  release()
+  await page.waitForFunction(
+    () => {
+      const video = document.querySelector('video')
+      return !!video && video.readyState >= 2 && video.currentTime > 0 && !video.paused
+    },
+    null,
+    { timeout: 30_000 },
+  )
+}, 120_000)
+
 test('the admin’s review page: the current version by default, the first one with its markers', async () => {
   const { page } = await openSignedInPage(browser, server.url, session)
   const seen = watchMedia(page)

@@ -18,9 +18,9 @@ if (isAppPath(location.pathname)) {
   import('./app/mount.tsx').then((m) => m.mountApp(rootElement))
 } else if (rootElement.dataset.rendered !== undefined) {
   // A review link's page goes live at once: its client came to work on it, and its notes are
-  // read as soon as it opens (public/review-notes.tsx).
-  if (location.pathname.startsWith('/r/')) void mountPublic(true)
-  else liveOnIntent(rootElement, () => mountPublic(true))
+  // read as soon as it opens (public/review-notes.tsx). Its own chunk comes first, so a tap on
+  // its player before then is held and told again once it is live, as on the other pages.
+  liveOnIntent(rootElement, () => mountPublic(true), { now: location.pathname.startsWith('/r/') })
   startAhead(rootElement)
 } else {
   // The landing page also stands for any unknown path (the server answers it as a 404).

@@ -19,7 +19,16 @@ const INTENT_EVENTS = [
 /** Where the pointer is, kept until React is live. */
 const POINTER_EVENTS = ['pointerover', 'pointermove'] as const
 
-export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): void {
+/**
+ * Makes the page live on the visitor's first intent, or at once with `now` (a review link's page,
+ * whose client came to work on it); either way a button clicked before it is live is held and
+ * clicked again once it is.
+ */
+export function liveOnIntent(
+  root: HTMLElement,
+  goLive: () => Promise<void>,
+  opts: { now?: boolean } = {},
+): void {
   let started = false
   let held: HTMLElement | null = null
   let pointer: { target: Element; pointerType: string } | null = null
@@ -68,6 +77,7 @@ export function liveOnIntent(root: HTMLElement, goLive: () => Promise<void>): vo
   document.addEventListener('click', hold, true)
   for (const name of POINTER_EVENTS) addEventListener(name, track, listening)
   for (const name of INTENT_EVENTS) addEventListener(name, start, listening)
+  if (opts.now) start()
 }
 
 /**
