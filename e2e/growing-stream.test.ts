@@ -38,7 +38,12 @@ const videoOf = async (id: string): Promise<Answer> => {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'growing-stream-e2e-'))
-  ;[server, f, browser] = await Promise.all([startServer(), fixtures(), launchBrowser()])
+  ;[server, f, browser] = await Promise.all([
+    // As deployed: the growing stream stays a while for the player still on it.
+    startServer({ MEDIA_GROWING_KEEP_SECONDS: '30' }),
+    fixtures(),
+    launchBrowser(),
+  ])
   // Three minutes at a small size: long enough to be watched before its processing ends.
   clip = await makeClip(dir, 'long-take.mp4', { seconds: 180, width: 640, height: 360 })
   session = await server.apiLogin()

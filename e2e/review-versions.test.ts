@@ -42,6 +42,20 @@ const api = async (method: string, path: string, body?: unknown) => {
   // biome-ignore lint/suspicious/noExplicitAny: answers of several shapes
   return { status: res.status, json: (await res.json()) as any }
 }
+/**
+ * Opens the link's page with its own script held back, as on a slow line: the server's markup is
+ * there and nothing of React is live until the returned release.
+ */
+async function openBeforeLive(page: Page): Promise<() => void> {
+  const held = Promise.withResolvers<void>()
+  await page.route(/\/assets\/review-page-[^/]+\.js$/, async (route) => {
+    await held.promise
+    await route.continue()
+  })
+  await page.goto(linkPath, { waitUntil: 'domcontentloaded' })
+  return () => held.resolve()
+}
+
 /** The stream folder an address names: plain, signed, or under a review link. */
 const folderOf = (url: string) => /\/([0-9a-f]{32})\//.exec(url)?.[1] ?? ''
 
@@ -185,17 +199,9 @@ test('the client switches to the first version: it plays its own streams, with i
 
 test('on a phone, by keyboard before the page is live: the switcher above the player, the first version’s notes below it', async () => {
   const { page } = await openPage(browser, { baseURL: server.url, width: 375, height: 667 })
-  // The review page's own script is held back, as on a slow line: the key lands in the server's
-  // markup with nothing of React listening yet, and the page takes the choice up once it is live.
-  let release = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  await page.route(/\/assets\/review-page-[^/]+\.js$/, async (route) => {
-    await held
-    await route.continue()
-  })
-  await page.goto(linkPath, { waitUntil: 'domcontentloaded' })
+  // The key lands in the server's markup with nothing of React listening yet, and the page takes
+  // the choice up once it is live.
+  const release = await openBeforeLive(page)
   const switcher = page.getByLabel('Version', { exact: true })
   await switcher.focus()
   // A select moves its choice with the arrow keys: one down, from version 2 to version 1.
@@ -217,15 +223,7 @@ test('on a phone, by keyboard before the page is live: the switcher above the pl
 
 test('a tap on the player before the page is live plays once it is (the click is held, not lost)', async () => {
   const { page } = await openPage(browser, { baseURL: server.url, width: 375, height: 667 })
-  let release = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  await page.route(/\/assets\/review-page-[^/]+\.js$/, async (route) => {
-    await held
-    await route.continue()
-  })
-  await page.goto(linkPath, { waitUntil: 'domcontentloaded' })
+  const release = await openBeforeLive(page)
   await page.getByRole('button', { name: `Play ${TITLE}` }).click()
   release()
   await page.waitForFunction(

@@ -187,7 +187,9 @@ export async function runKillTrials(opts: {
         [v.videoUrl, v.thumbnailUrl, v.brandLogoUrl].map((u) => u.split('/').pop()!),
       ),
     )
-    const media = await listMedia(server)
+    // Stored files only: a stream folder is the processing's (a run still going has its growing
+    // stream's), which the pipeline's own tests account for.
+    const media = (await listMedia(server)).filter((n) => !/^[0-9a-f]{32}$/.test(n))
     report.orphanFiles = media.filter((n) => !keys.has(n))
     report.danglingRows = [...keys].filter((k) => !media.includes(k))
   } finally {

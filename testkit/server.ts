@@ -69,6 +69,9 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
     PUBLIC_URL: url,
     WEB_DIST: join(ROOT, 'web', 'dist'),
     SSR_DIST: join(ROOT, 'web', 'dist-ssr'),
+    // A growing stream goes with its run (tests look at the store once a work is ready); the
+    // tests of the stay set their own.
+    MEDIA_GROWING_KEEP_SECONDS: '0',
     ...env,
   }
   let proc: ReturnType<typeof Bun.spawn> | undefined

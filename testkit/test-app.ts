@@ -55,6 +55,9 @@ export async function startTestApp(env: Record<string, string> = {}) {
     // Jobs are queued but not run: ffmpeg in the background of every video test would only load
     // the machine. The pipeline's tests turn workers on.
     MEDIA_WORKERS: '0',
+    // A growing stream goes with its run (tests look at the store once a work is ready); the
+    // tests of the stay set their own.
+    MEDIA_GROWING_KEEP_SECONDS: '0',
     ...(bucket ? s3Env(bucket) : {}),
     ...env,
   })

@@ -69,6 +69,7 @@ export function growingInStore(deps: {
     async end(keepSeconds = 0) {
       const name = folder
       if (!name) return
+      folder = undefined
       // Never fails the run: what is left is removed by housekeeping or the next attempt.
       const retire = async () => {
         try {

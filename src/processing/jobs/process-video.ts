@@ -65,6 +65,7 @@ export function processVideoJob(deps: ProcessVideoDeps) {
     const growing = payload.versionId
       ? undefined
       : growingInStore({ db, store, job: payload, onChange: changed })
+    const keep = deps.growingKeepSeconds ?? 0
     let keepGrowing = 0
     try {
       const source = await localSource(store, sourceKey, scratch)
@@ -79,11 +80,13 @@ export function processVideoJob(deps: ProcessVideoDeps) {
       await progress.settled()
       if (obsolete.signal.aborted) return
       const { probe, preview, loudness } = result
+      // Kept for no one: gone before the work is ready, so nothing of it outlives the row's write.
+      if (keep <= 0) await growing?.end()
       const ready = await markReady(db, store, payload, outDir, probe, preview, loudness)
       if (!ready) return
       changed()
       // A player on the growing stream moves to the final one at its next look at the work.
-      keepGrowing = deps.growingKeepSeconds ?? 0
+      keepGrowing = keep
       if (ready.previous) await removeFolders(store, [ready.previous])
     } catch (error) {
       await progress.settled()
