@@ -13,6 +13,7 @@ import {
   avcCodecString,
   type MediaPlaylist,
   masterPlaylist,
+  mediaPlaylistText,
   parseMediaPlaylist,
   type Rendition,
   type Variant,
@@ -46,25 +47,6 @@ export type GrowingSink = {
 
 /** How often the playlists are read: a segment is published within this of being written. */
 export const GROWING_LOOK_MS = 250
-
-/** A growing rendition's playlist: what was published so far, without an end. */
-export function growingPlaylist(
-  segments: readonly { uri: string; duration: number }[],
-  targetDuration: number,
-): string {
-  return [
-    '#EXTM3U',
-    '#EXT-X-VERSION:7',
-    `#EXT-X-TARGETDURATION:${targetDuration}`,
-    '#EXT-X-MEDIA-SEQUENCE:0',
-    // EVENT: segments are only ever added; a player may start from the first one.
-    '#EXT-X-PLAYLIST-TYPE:EVENT',
-    '#EXT-X-INDEPENDENT-SEGMENTS',
-    `#EXT-X-MAP:URI="${RENDITION_FILES.init}"`,
-    ...segments.flatMap((s) => [`#EXTINF:${s.duration.toFixed(6)},`, s.uri]),
-    '',
-  ].join('\n')
-}
 
 type Followed = {
   dir: string
@@ -141,8 +123,14 @@ export function followGrowing(
       await sink.put(`${f.dir}/${uri}`, { path: join(outDir, f.dir, segment.uri) })
       f.published.push({ uri, duration: segment.duration })
     }
+    // EVENT: segments are only ever added, and a player may start from the first one.
     await sink.put(`${f.dir}/${RENDITION_FILES.playlist}`, {
-      text: growingPlaylist(f.published, f.targetDuration),
+      text: mediaPlaylistText({
+        type: 'EVENT',
+        targetDuration: f.targetDuration,
+        init: RENDITION_FILES.init,
+        segments: f.published,
+      }),
     })
     return true
   }

@@ -31,6 +31,31 @@ export function parseMediaPlaylist(text: string): MediaPlaylist {
   return { targetDuration, init, segments }
 }
 
+/**
+ * A media playlist we write ourselves, as ffmpeg's hls muxer writes one (fMP4, its init): VOD
+ * with its end (the audio's regrouped segments), or EVENT without one (a growing stream, whose
+ * target duration is fixed up front since it may not change while it grows).
+ */
+export function mediaPlaylistText(playlist: {
+  type: 'VOD' | 'EVENT'
+  targetDuration: number
+  init: string
+  segments: readonly { uri: string; duration: number }[]
+}): string {
+  return [
+    '#EXTM3U',
+    '#EXT-X-VERSION:7',
+    `#EXT-X-TARGETDURATION:${playlist.targetDuration}`,
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    `#EXT-X-PLAYLIST-TYPE:${playlist.type}`,
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+    `#EXT-X-MAP:URI="${playlist.init}"`,
+    ...playlist.segments.flatMap((s) => [`#EXTINF:${s.duration.toFixed(6)},`, s.uri]),
+    ...(playlist.type === 'VOD' ? ['#EXT-X-ENDLIST'] : []),
+    '',
+  ].join('\n')
+}
+
 /** A finished run's media playlist as ffmpeg wrote it while it grew (EVENT), marked VOD. */
 export function finishedPlaylist(text: string): string {
   return text.replace(/^#EXT-X-PLAYLIST-TYPE:EVENT$/m, () => '#EXT-X-PLAYLIST-TYPE:VOD')

@@ -9,7 +9,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { RENDITION_FILES, segmentName } from '../storage/layout.ts'
 import { segmentIndexAt } from './ladder.ts'
-import { parseMediaPlaylist, type Segment } from './playlists.ts'
+import { mediaPlaylistText, parseMediaPlaylist, type Segment } from './playlists.ts'
 
 /** Top-level ISO BMFF boxes of a file: type and byte range. */
 function boxesOf(bytes: Uint8Array): { type: string; start: number; end: number }[] {
@@ -63,25 +63,19 @@ export function groupPieces(pieces: readonly Segment[]): Segment[][] {
   return [...groups.keys()].sort((a, b) => a - b).map((index) => groups.get(index)!)
 }
 
-/** The playlist of the regrouped segments, as ffmpeg writes one (VOD, fMP4, its init). */
+/** The playlist of the regrouped segments (VOD, fMP4, its init). */
 function playlistText(init: string, segments: readonly { duration: number }[]): string {
   // RFC 8216: each EXTINF, rounded to the nearest integer, is at most the target duration.
   const longest = Math.max(...segments.map((segment) => Math.round(segment.duration)))
-  return [
-    '#EXTM3U',
-    '#EXT-X-VERSION:7',
-    `#EXT-X-TARGETDURATION:${Math.max(1, longest)}`,
-    '#EXT-X-MEDIA-SEQUENCE:0',
-    '#EXT-X-PLAYLIST-TYPE:VOD',
-    '#EXT-X-INDEPENDENT-SEGMENTS',
-    `#EXT-X-MAP:URI="${init}"`,
-    ...segments.flatMap((segment, i) => [
-      `#EXTINF:${segment.duration.toFixed(6)},`,
-      segmentName(RENDITION_FILES.segments, i),
-    ]),
-    '#EXT-X-ENDLIST',
-    '',
-  ].join('\n')
+  return mediaPlaylistText({
+    type: 'VOD',
+    targetDuration: Math.max(1, longest),
+    init,
+    segments: segments.map((segment, i) => ({
+      uri: segmentName(RENDITION_FILES.segments, i),
+      duration: segment.duration,
+    })),
+  })
 }
 
 /**
